@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { SERVICES } from './services';
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+const url = (protocols: string[]) =>
+  optionalText.refine(
+    (v) => v === undefined || (URL.canParse(v) && protocols.includes(new URL(v).protocol)),
+    { message: `must be a URL (${protocols.join(' or ')})` },
+  );
+const hostPort = z
+  .string()
+  .regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port');
+
+const grpcUrls = Object.fromEntries(
+  SERVICES.map((s) => [`${s.envPrefix}_GRPC_URL`, hostPort.default(`127.0.0.1:${s.grpcPort}`)]),
+) as Record<`${(typeof SERVICES)[number]['envPrefix']}_GRPC_URL`, z.ZodDefault<typeof hostPort>>;
+
+export const envSchema = z
+  .object({
+    API_PORT: port(8080),
+    STREAM_PORT: port(8081),
+    RTMP_PORT: port(1935),
+    HOST: z.string().default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+
+    ACCESS_TOKEN_ID: optionalText,
+    ACCESS_TOKEN_SECRET: optionalText,
+    WEBHOOK_URL: url(['http:', 'https:']),
+    WEBHOOK_SECRET: optionalText,
+
+    DATABASE_URL: url(['postgres:', 'postgresql:']),
+    DATABASE_POOL_SIZE: positiveInt(5),
+    PGLITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    KAFKA_BROKERS: optionalText.refine(
+      (v) => v === undefined || v.split(',').every((b) => hostPort.safeParse(b.trim()).success),
+      { message: 'must be a comma-separated list of host:port' },
+    ),
+    KAFKA_CLIENT_ID: z.string().default('video-platform'),
+    S3_ENDPOINT: url(['http:', 'https:']),
+    S3_ACCESS_KEY: optionalText,
+    S3_SECRET_KEY: optionalText,
+    S3_BUCKET: z.string().default('video-platform'),
+    S3_REGION: z.string().default('us-east-1'),
+    CLICKHOUSE_URL: url(['http:', 'https:']),
+
+    GRPC_BIND_HOST: z.string().default('127.0.0.1'),
+    ...grpcUrls,
+
+    RATE_LIMIT_PER_SECOND: positiveInt(50),
+    RATE_LIMIT_BURST: positiveInt(200),
+    MAX_BODY_BYTES: positiveInt(1024 * 1024),
+    OUTBOX_POLL_MS: positiveInt(500),
+    EVENT_MAX_ATTEMPTS: positiveInt(5),
+    EMBEDDED: bool(true),
+  });
+
+/** Rules across variables, checked on the raw environment so they are reported with the field errors. */
+export function crossVariableProblems(env: NodeJS.ProcessEnv): string[] {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  const problems: string[] = [];
+  const pair = (a: string, b: string) => {
+    if (set(a) !== set(b)) problems.push(`${set(a) ? b : a}: must be set together with ${set(a) ? a : b}`);
+  };
+  pair('ACCESS_TOKEN_ID', 'ACCESS_TOKEN_SECRET');
+  pair('WEBHOOK_URL', 'WEBHOOK_SECRET');
+  if (set('S3_ENDPOINT') && (!set('S3_ACCESS_KEY') || !set('S3_SECRET_KEY'))) {
+    problems.push('S3_ACCESS_KEY: S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT');
+  }
+  return problems;
+}
+
+export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from './platform-config';
+
+describe('loadConfig', () => {
+  it('gives embedded defaults for an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.apiPort).toBe(8080);
+    expect(c.streamPort).toBe(8081);
+    expect(c.rtmpPort).toBe(1935);
+    expect(c.dataDir).toBe(path.resolve('./.data'));
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.kafka).toBeUndefined();
+    expect(c.s3).toBeUndefined();
+    expect(c.bootstrapToken).toBeUndefined();
+    expect(c.grpcUrls['playback-auth']).toBe('127.0.0.1:50054');
+  });
+
+  it('chooses production adapters from their variables', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/video',
+      KAFKA_BROKERS: 'k1:9092, k2:9092',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_ACCESS_KEY: 'a',
+      S3_SECRET_KEY: 'b',
+      LIVE_GRPC_URL: 'live:50052',
+    });
+    expect(c.databaseUrl).toBe('postgres://u:p@db:5432/video');
+    expect(c.kafka?.brokers).toEqual(['k1:9092', 'k2:9092']);
+    expect(c.s3?.endpoint).toBe('http://minio:9000');
+    expect(c.grpcUrls.live).toBe('live:50052');
+  });
+
+  it('names every bad variable at once', () => {
+    try {
+      loadConfig({ API_PORT: 'eighty', DATABASE_URL: 'mysql://x', ACCESS_TOKEN_ID: 'only-id', KAFKA_BROKERS: 'nohostport' });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const text = (err as ConfigError).problems.join('\n');
+      expect(text).toMatch(/API_PORT/);
+      expect(text).toMatch(/DATABASE_URL/);
+      expect(text).toMatch(/ACCESS_TOKEN_SECRET: must be set together with ACCESS_TOKEN_ID/);
+      expect(text).toMatch(/KAFKA_BROKERS/);
+    }
+  });
+
+  it('creates the bootstrap token only when both halves are set', () => {
+    expect(loadConfig({ ACCESS_TOKEN_ID: 'id', ACCESS_TOKEN_SECRET: 's' }).bootstrapToken).toEqual({ id: 'id', secret: 's' });
+  });
+});

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { crossVariableProblems, envSchema } from './env.schema';
+import { SERVICES, ServiceName } from './services';
+
+export interface PlatformConfig {
+  apiPort: number;
+  streamPort: number;
+  rtmpPort: number;
+  host: string;
+  dataDir: string;
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  bootstrapToken?: { id: string; secret: string };
+  webhook?: { url: string; secret: string };
+  /** Undefined means embedded PGlite. */
+  databaseUrl?: string;
+  databasePoolSize: number;
+  pglitePort: number;
+  /** Undefined means the in-process event bus. */
+  kafka?: { brokers: string[]; clientId: string };
+  /** Undefined means the filesystem object store under dataDir. */
+  s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
+  /** Undefined means embedded chDB under dataDir. */
+  clickhouseUrl?: string;
+  grpcBindHost: string;
+  grpcUrls: Record<ServiceName, string>;
+  rateLimit: { perSecond: number; burst: number };
+  maxBodyBytes: number;
+  outboxPollMs: number;
+  eventMaxAttempts: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment once, naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const parsed = envSchema.safeParse(env);
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`)),
+    ...crossVariableProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+  const grpcUrls = Object.fromEntries(
+    SERVICES.map((s) => [s.name, e[`${s.envPrefix}_GRPC_URL`]]),
+  ) as Record<ServiceName, string>;
+  return {
+    apiPort: e.API_PORT,
+    streamPort: e.STREAM_PORT,
+    rtmpPort: e.RTMP_PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    bootstrapToken: e.ACCESS_TOKEN_ID && e.ACCESS_TOKEN_SECRET ? { id: e.ACCESS_TOKEN_ID, secret: e.ACCESS_TOKEN_SECRET } : undefined,
+    webhook: e.WEBHOOK_URL && e.WEBHOOK_SECRET ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET } : undefined,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    pglitePort: e.PGLITE_PORT,
+    kafka: e.KAFKA_BROKERS ? { brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: e.KAFKA_CLIENT_ID } : undefined,
+    s3:
+      e.S3_ENDPOINT && e.S3_ACCESS_KEY && e.S3_SECRET_KEY
+        ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY, secretKey: e.S3_SECRET_KEY, bucket: e.S3_BUCKET, region: e.S3_REGION }
+        : undefined,
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    grpcBindHost: e.GRPC_BIND_HOST,
+    grpcUrls,
+    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    outboxPollMs: e.OUTBOX_POLL_MS,
+    eventMaxAttempts: e.EVENT_MAX_ATTEMPTS,
+  };
+}

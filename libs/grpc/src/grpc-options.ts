@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { GrpcOptions, Transport } from '@nestjs/microservices';
+import { PlatformConfig, ServiceName } from '@platform/config';
+import { HEALTH_PROTO, PROTO_LOADER_OPTIONS, PROTO_ROOT, SERVICE_PROTOS } from '@platform/proto';
+
+function protoFiles(name: ServiceName): { packages: string[]; files: string[] } {
+  const own = SERVICE_PROTOS[name];
+  return {
+    packages: [own.package, HEALTH_PROTO.package],
+    files: [own.file, HEALTH_PROTO.file].map((f) => path.join(PROTO_ROOT, f)),
+  };
+}
+
+/** Where a service's gRPC server listens: its configured port on GRPC_BIND_HOST. */
+export function grpcServerOptions(name: ServiceName, config: PlatformConfig): GrpcOptions {
+  const { packages, files } = protoFiles(name);
+  const port = config.grpcUrls[name].split(':').pop();
+  return {
+    transport: Transport.GRPC,
+    options: { url: `${config.grpcBindHost}:${port}`, package: packages, protoPath: files, loader: PROTO_LOADER_OPTIONS },
+  };
+}
+
+/** How another process reaches that service. */
+export function grpcClientOptions(name: ServiceName, config: PlatformConfig): GrpcOptions {
+  const { packages, files } = protoFiles(name);
+  return {
+    transport: Transport.GRPC,
+    options: { url: config.grpcUrls[name], package: packages, protoPath: files, loader: PROTO_LOADER_OPTIONS },
+  };
+}

@@ -1,0 +1,6 @@
+export * from './grpc-exception.filter';
+export * from './grpc-options';
+export * from './health.controller';
+export * from './health.module';
+export * from './readiness';
+export * from './start-grpc-service';
