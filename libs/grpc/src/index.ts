@@ -4,3 +4,4 @@ export * from './health.controller';
 export * from './health.module';
 export * from './readiness';
 export * from './start-grpc-service';
+export * from './platform-config.module';
