@@ -35,6 +35,12 @@ export interface Subscription {
  * EVENT_MAX_ATTEMPTS tries sends the event to `<topic>.dlq`; nothing is dropped silently.
  */
 export interface EventBus {
+  /**
+   * Begins delivery. The embedded process calls it once every service has subscribed, so
+   * no consumer group misses an event published while the others were still booting.
+   */
+  start(): Promise<void>;
+  /** Resolves once the broker holds the event (not once consumers have handled it). */
   publish(topic: string, key: string, event: PlatformEvent): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
   close(): Promise<void>;

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { DeliveryInfo, EventBus, PlatformEvent, topicOf } from './event-bus.port';
+
+/** Polls until `check` passes or the deadline ends (never a bare sleep). */
+export async function eventually(check: () => void, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+export function sampleEvent(objectId: string, n = 0): PlatformEvent {
+  return {
+    id: randomUUID(),
+    type: 'test.thing.updated',
+    occurred_at: new Date().toISOString(),
+    object: { type: 'thing', id: objectId },
+    data: { n, nested: { list: [1, 'two', null], flag: true } },
+  };
+}
+
+/**
+ * The behaviour every EventBus adapter must have; run against the in-process bus in
+ * unit tests and against a real Kafka broker in integration tests.
+ */
+export function describeEventBusContract(name: string, makeBus: () => Promise<EventBus>, timeoutMs = 15_000): void {
+  describe(`EventBus contract: ${name}`, () => {
+    let bus: EventBus;
+    const unique = () => topicOf(`test.${randomUUID().slice(0, 8)}`);
+
+    beforeEach(async () => {
+      bus = await makeBus();
+    });
+    afterEach(async () => {
+      await bus.close();
+    });
+
+    it('delivers a published event unchanged, with topic, key and first attempt', async () => {
+      const topic = unique();
+      const got: Array<[PlatformEvent, DeliveryInfo]> = [];
+      await bus.subscribe({ group: 'g1', topics: [topic], handle: async (e, i) => void got.push([e, i]) });
+      await bus.start();
+      const event = sampleEvent('obj-1');
+      await bus.publish(topic, 'obj-1', event);
+      await eventually(() => expect(got).toHaveLength(1), timeoutMs);
+      expect(got[0][0]).toEqual(event);
+      expect(got[0][1]).toEqual({ topic, key: 'obj-1', attempt: 1 });
+    });
+
+    it('gives every group each event, and shares a group between its members', async () => {
+      const topic = unique();
+      const a: string[] = [];
+      const b1: string[] = [];
+      const b2: string[] = [];
+      await bus.subscribe({ group: 'a', topics: [topic], handle: async (e) => void a.push(e.id) });
+      await bus.subscribe({ group: 'b', topics: [topic], handle: async (e) => void b1.push(e.id) });
+      await bus.subscribe({ group: 'b', topics: [topic], handle: async (e) => void b2.push(e.id) });
+      await bus.start();
+      const events = Array.from({ length: 12 }, (_, i) => sampleEvent(`key-${i}`, i));
+      for (const e of events) await bus.publish(topic, e.object.id, e);
+      await eventually(() => {
+        expect(a).toHaveLength(12);
+        expect(b1.length + b2.length).toBe(12);
+      }, timeoutMs);
+      expect(new Set([...b1, ...b2])).toEqual(new Set(events.map((e) => e.id)));
+    });
+
+    it('keeps the order of events with the same key', async () => {
+      const topic = unique();
+      const seen: number[] = [];
+      await bus.subscribe({
+        group: 'ordered',
+        topics: [topic],
+        handle: async (e) => {
+          await new Promise((r) => setTimeout(r, (e.data as { n: number }).n % 3));
+          seen.push((e.data as { n: number }).n);
+        },
+      });
+      await bus.start();
+      for (let n = 0; n < 20; n++) await bus.publish(topic, 'same-key', sampleEvent('same-key', n));
+      await eventually(() => expect(seen).toHaveLength(20), timeoutMs);
+      expect(seen).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    });
+
+    it('retries a failing handler and counts the attempts', async () => {
+      const topic = unique();
+      const attempts: number[] = [];
+      let handled = 0;
+      await bus.subscribe({
+        group: 'flaky',
+        topics: [topic],
+        handle: async (_e, info) => {
+          attempts.push(info.attempt);
+          if (info.attempt < 3) throw new Error('transient');
+          handled++;
+        },
+      });
+      await bus.start();
+      await bus.publish(topic, 'k', sampleEvent('k'));
+      await eventually(() => expect(handled).toBe(1), timeoutMs);
+      expect(attempts).toEqual([1, 2, 3]);
+    });
+
+    it('sends an event that keeps failing to the dead-letter topic', async () => {
+      const topic = unique();
+      const dead: PlatformEvent[] = [];
+      let tries = 0;
+      await bus.subscribe({ group: 'poisoned', topics: [topic], handle: async () => { tries++; throw new Error('always'); } });
+      await bus.subscribe({ group: 'dlq-reader', topics: [`${topic}.dlq`], handle: async (e) => void dead.push(e) });
+      await bus.start();
+      const event = sampleEvent('bad');
+      await bus.publish(topic, 'bad', event);
+      await eventually(() => expect(dead).toHaveLength(1), timeoutMs);
+      expect(dead[0]).toEqual(event);
+      expect(tries).toBeGreaterThanOrEqual(2);
+    });
+
+    it('delivers events published before start once it starts', async () => {
+      const topic = unique();
+      const got: string[] = [];
+      await bus.subscribe({ group: 'late', topics: [topic], handle: async (e) => void got.push(e.id) });
+      const event = sampleEvent('early');
+      await bus.publish(topic, 'early', event);
+      await bus.start();
+      await eventually(() => expect(got).toEqual([event.id]), timeoutMs);
+    });
+  });
+}

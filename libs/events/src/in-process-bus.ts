@@ -1,0 +1,127 @@
+import { Logger } from '@nestjs/common';
+import { DEAD_LETTER_SUFFIX, DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
+import { retryDelayMs, sleep } from './retry-policy';
+
+interface Message {
+  topic: string;
+  key: string;
+  /** Serialized as a broker would, so consumers never share an object with the producer. */
+  body: string;
+}
+
+class Group {
+  readonly members: Subscription[] = [];
+  private readonly queue: Message[] = [];
+  private draining: Promise<void> | undefined;
+
+  constructor(
+    private readonly bus: InProcessBus,
+    readonly name: string,
+  ) {}
+
+  topics(): Set<string> {
+    return new Set(this.members.flatMap((m) => m.topics));
+  }
+
+  enqueue(message: Message): void {
+    this.queue.push(message);
+    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  }
+
+  idle(): Promise<void> {
+    return this.draining ?? Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    for (let message = this.queue.shift(); message; message = this.queue.shift()) {
+      if (this.bus.closed) return;
+      await this.deliver(message);
+    }
+  }
+
+  /** Members share a group by key, as Kafka partitions do, so order per key holds. */
+  private memberFor(message: Message): Subscription | undefined {
+    const candidates = this.members.filter((m) => m.topics.includes(message.topic));
+    if (candidates.length === 0) return undefined;
+    let hash = 0;
+    for (const ch of message.key) hash = (hash * 31 + ch.charCodeAt(0)) | 0;
+    return candidates[Math.abs(hash) % candidates.length];
+  }
+
+  private async deliver(message: Message): Promise<void> {
+    const member = this.memberFor(message);
+    if (!member) return;
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= this.bus.maxAttempts; attempt++) {
+      const info: DeliveryInfo = { topic: message.topic, key: message.key, attempt };
+      try {
+        await member.handle(JSON.parse(message.body) as PlatformEvent, info);
+        return;
+      } catch (err) {
+        lastError = err;
+        if (attempt < this.bus.maxAttempts) await sleep(retryDelayMs(attempt));
+      }
+    }
+    await this.bus.deadLetter(this.name, message, lastError);
+  }
+}
+
+/**
+ * The embedded adapter: consumer groups, per-key order, retries and dead letters as on
+ * Kafka, all in memory. An event handed over survives handler failures but not a crash
+ * of the process; the outbox row is marked published once it is handed over.
+ */
+export class InProcessBus implements EventBus {
+  private readonly logger = new Logger('InProcessBus');
+  private readonly groups = new Map<string, Group>();
+  private readonly held: Message[] = [];
+  private started = false;
+  closed = false;
+
+  constructor(readonly maxAttempts = 5) {}
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    for (const message of this.held.splice(0)) this.route(message);
+  }
+
+  async publish(topic: string, key: string, event: PlatformEvent): Promise<void> {
+    if (this.closed) throw new Error('event bus is closed');
+    const message = { topic, key, body: JSON.stringify(event) };
+    if (this.started) this.route(message);
+    else this.held.push(message);
+  }
+
+  async subscribe(subscription: Subscription): Promise<void> {
+    let group = this.groups.get(subscription.group);
+    if (!group) {
+      group = new Group(this, subscription.group);
+      this.groups.set(subscription.group, group);
+    }
+    group.members.push(subscription);
+  }
+
+  /** Resolves when every group has handled everything published so far (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.groups.values()].map((g) => g.idle()));
+  }
+
+  async close(): Promise<void> {
+    await this.settled();
+    this.closed = true;
+  }
+
+  async deadLetter(group: string, message: Message, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.logger.error(`group ${group} gave up on ${message.topic} key ${message.key} after ${this.maxAttempts} attempts: ${reason}`);
+    if (message.topic.endsWith(DEAD_LETTER_SUFFIX)) return;
+    this.route({ ...message, topic: message.topic + DEAD_LETTER_SUFFIX });
+  }
+
+  private route(message: Message): void {
+    for (const group of this.groups.values()) {
+      if (group.topics().has(message.topic)) group.enqueue(message);
+    }
+  }
+}

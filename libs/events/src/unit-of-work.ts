@@ -1,0 +1,41 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { topicOf } from './event-bus.port';
+import { NewEvent, toPlatformEvent } from './new-event';
+import { OutboxRelay } from './outbox-relay';
+
+export type Emit = (event: NewEvent) => void;
+
+/**
+ * A state change and the events it causes, committed together (transactional outbox).
+ * Events reach the bus only after the commit; a rolled-back change emits nothing.
+ */
+export class UnitOfWork {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schema: string,
+    private readonly relay: Pick<OutboxRelay, 'nudge'>,
+  ) {}
+
+  async run<T>(work: (manager: EntityManager, emit: Emit) => Promise<T>): Promise<T> {
+    const events: NewEvent[] = [];
+    const result = await this.dataSource.transaction(async (manager) => {
+      const value = await work(manager, (event) => events.push(event));
+      await this.writeOutbox(manager, events);
+      return value;
+    });
+    if (events.length > 0) this.relay.nudge();
+    return result;
+  }
+
+  private async writeOutbox(manager: EntityManager, events: NewEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const params: unknown[] = [];
+    const rows = events.map((event) => {
+      const full = toPlatformEvent(event);
+      params.push(full.id, topicOf(full.type), full.object.id, JSON.stringify(full));
+      const n = params.length;
+      return `($${n - 3}, $${n - 2}, $${n - 1}, $${n}::jsonb)`;
+    });
+    await manager.query(`INSERT INTO "${this.schema}"."outbox" ("event_id", "topic", "key", "payload") VALUES ${rows.join(', ')}`, params);
+  }
+}
