@@ -1,0 +1,125 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { SERVICES } from '../../libs/config/src/services';
+import { freePort } from './free-port';
+
+export type E2eMode = 'embedded' | 'production';
+
+export interface RunningPlatform {
+  mode: E2eMode;
+  baseUrl: string;
+  streamUrl: string;
+  tokenId: string;
+  tokenSecret: string;
+  env: Record<string, string>;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+
+async function portsEnv(): Promise<Record<string, string>> {
+  const env: Record<string, string> = {
+    API_PORT: String(await freePort()),
+    STREAM_PORT: String(await freePort()),
+    RTMP_PORT: String(await freePort()),
+  };
+  for (const s of SERVICES) env[`${s.envPrefix}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
+  return env;
+}
+
+/** A fresh database on the test Postgres, so each production-mode run starts empty. */
+async function freshDatabase(serverUrl: string): Promise<string> {
+  const name = `e2e_${Date.now()}_${process.pid}`;
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function waitHealthy(baseUrl: string, child: ChildProcess, logFile: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`platform exited with ${child.exitCode}; log: ${logFile}\n${tail(logFile)}`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      last = `${res.status} ${await res.text()}`;
+      if (res.status === 200) return;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`platform not healthy after ${timeoutMs} ms (last: ${last}); log: ${logFile}\n${tail(logFile)}`);
+}
+
+function tail(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-40).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Boots the built platform as a user would: `node scripts/start.js` (what `npm start`
+ * runs after building) or `node scripts/start-services.js` (one process per service
+ * against real Postgres and Kafka).
+ */
+export async function startPlatform(mode: E2eMode, extraEnv: Record<string, string> = {}): Promise<RunningPlatform> {
+  const tokenId = 'e2e-token';
+  const tokenSecret = `e2e-secret-${Date.now()}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-e2e-'));
+  const env: Record<string, string> = {
+    ...(await portsEnv()),
+    DATA_DIR: dataDir,
+    ACCESS_TOKEN_ID: tokenId,
+    ACCESS_TOKEN_SECRET: tokenSecret,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_SECOND: '1000',
+    RATE_LIMIT_BURST: '1000',
+    ...extraEnv,
+  };
+  if (mode === 'production') {
+    const pg = process.env.TEST_DATABASE_URL;
+    const kafka = process.env.TEST_KAFKA_BROKERS;
+    if (!pg || !kafka) throw new Error('production-mode e2e needs TEST_DATABASE_URL and TEST_KAFKA_BROKERS (scripts/test.sh starts both)');
+    env.DATABASE_URL = await freshDatabase(pg);
+    env.KAFKA_BROKERS = kafka;
+    env.DATABASE_POOL_SIZE = '3';
+  }
+  const script = mode === 'embedded' ? 'scripts/start.js' : 'scripts/start-services.js';
+  const logFile = path.join(dataDir, 'platform.log');
+  const log = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, [path.join(ROOT, script)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', log, log],
+    detached: false,
+  });
+  const baseUrl = `http://127.0.0.1:${env.API_PORT}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.closeSync(log);
+  };
+  try {
+    await waitHealthy(baseUrl, child, logFile);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { mode, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, tokenId, tokenSecret, env, logFile, stop };
+}

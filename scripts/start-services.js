@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Production shape on one machine: every service in its own process, as one pod each on
+// Kubernetes. Needs DATABASE_URL and KAFKA_BROKERS (processes cannot share an in-process
+// bus or PGlite). Output lines are prefixed with the service name; Ctrl-C stops them all.
+'use strict';
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { loadConfig, SERVICES } = require('@platform/config');
+
+const config = loadConfig();
+if (!config.databaseUrl || !config.kafka) {
+  console.error('start:services needs DATABASE_URL and KAFKA_BROKERS (use `npm start` for the embedded platform)');
+  process.exit(2);
+}
+
+const children = [];
+let stopping = false;
+
+function run(name) {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'services', name, 'dist', 'main.js')], {
+    env: { ...process.env, EMBEDDED: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = (stream, out) => {
+    let rest = '';
+    stream.on('data', (chunk) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop();
+      for (const line of lines) out.write(`[${name}] ${line}\n`);
+    });
+  };
+  prefix(child.stdout, process.stdout);
+  prefix(child.stderr, process.stderr);
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`[${name}] exited (${signal ?? code}); stopping the platform`);
+    stop(1);
+  });
+  children.push(child);
+}
+
+function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  const deadline = setTimeout(() => {
+    for (const child of children) child.kill('SIGKILL');
+  }, 10_000);
+  Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => {
+    clearTimeout(deadline);
+    process.exit(code);
+  });
+}
+
+process.once('SIGINT', () => stop(0));
+process.once('SIGTERM', () => stop(0));
+
+for (const { name } of SERVICES) run(name);
+run('gateway');
+console.log(`Started ${SERVICES.length + 1} service processes; API on http://localhost:${config.apiPort} once /healthz answers 200`);

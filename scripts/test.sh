@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `npm test`: every level of tests against real servers, as CI runs them.
+#   unit → integration (real Postgres + Kafka) → e2e embedded (`npm start` semantics)
+#   → e2e production mode (one process per service on Postgres + Kafka).
+# The servers are installed and started by scripts/infra/*.sh (cached under .cache/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+results=.cache/test-results
+mkdir -p "$results" && rm -f "$results"/*.json
+
+stop_infra() {
+  bash scripts/infra/kafka.sh stop >/dev/null 2>&1 || true
+  bash scripts/infra/postgres.sh stop >/dev/null 2>&1 || true
+}
+trap stop_infra EXIT
+
+echo "== starting Postgres and Kafka (background) while building"
+(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start) > .cache/infra-start.log 2>&1 &
+infra_pid=$!
+
+echo "== build"
+npm run build --silent
+echo "== generated proto code is up to date"
+bash scripts/proto.sh --check
+
+jest() { local name=$1; shift; npx jest "$@" --json --outputFile="$results/$name.json"; }
+
+echo "== unit tests"
+jest unit --selectProjects unit
+
+if ! wait $infra_pid; then cat .cache/infra-start.log; exit 1; fi
+TEST_DATABASE_URL=$(bash scripts/infra/postgres.sh url)
+TEST_KAFKA_BROKERS=$(bash scripts/infra/kafka.sh brokers)
+export TEST_DATABASE_URL TEST_KAFKA_BROKERS
+
+echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS)"
+jest integration --selectProjects integration --runInBand
+
+echo "== e2e, embedded mode"
+E2E_MODE=embedded jest e2e-embedded --selectProjects e2e --runInBand
+
+echo "== e2e, production mode (one process per service)"
+E2E_MODE=production jest e2e-production --selectProjects e2e --runInBand
+
+node scripts/test-summary.js "$results" "$(( $(date +%s) - started ))"
