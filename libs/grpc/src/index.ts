@@ -5,3 +5,4 @@ export * from './health.module';
 export * from './readiness';
 export * from './start-grpc-service';
 export * from './platform-config.module';
+export * from './run-standalone';

@@ -18,7 +18,6 @@ export function logLevels(config: PlatformConfig): LogLevel[] {
 export async function startGrpcService(name: ServiceName, module: Parameters<typeof NestFactory.createMicroservice>[0], config: PlatformConfig): Promise<INestMicroservice> {
   const app = await NestFactory.createMicroservice(module, { ...grpcServerOptions(name, config), logger: logLevels(config) });
   app.useGlobalFilters(new GrpcExceptionFilter());
-  app.enableShutdownHooks();
   await app.listen();
   return app;
 }
