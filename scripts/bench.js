@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `npm run bench`: figures for the embedded platform as a user runs it.
+//   - time from process start to /healthz 200, and resident memory after start and under load
+//   - latency percentiles and throughput of the first resources through the whole stack
+// Builds first (like npm start), then boots `node scripts/start.js` on free ports.
+'use strict';
+const { spawn, execSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const TOKEN = { id: 'bench', secret: 'bench-secret' };
+const auth = `Basic ${Buffer.from(`${TOKEN.id}:${TOKEN.secret}`).toString('base64')}`;
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+function memoryMiB(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)[1]);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function load(baseUrl, name, total, concurrency, request) {
+  const latencies = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        const res = await request(i);
+        latencies.push(performance.now() - t);
+        if (!res.ok) failures++;
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const f = (ms) => ms.toFixed(1).padStart(7);
+  console.log(
+    `${name.padEnd(34)} ${String(total).padStart(5)} req  c=${concurrency}  ${(total / seconds).toFixed(0).padStart(5)} req/s  p50 ${f(percentile(latencies, 50))} ms  p95 ${f(percentile(latencies, 95))} ms  p99 ${f(percentile(latencies, 99))} ms${failures ? `  FAILURES ${failures}` : ''}`,
+  );
+  if (failures) process.exitCode = 1;
+}
+
+async function main() {
+  execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
+  const env = { ...process.env, DATA_DIR: dataDir, ACCESS_TOKEN_ID: TOKEN.id, ACCESS_TOKEN_SECRET: TOKEN.secret, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' };
+  env.API_PORT = String(await freePort());
+  env.STREAM_PORT = String(await freePort());
+  for (const prefix of ['ASSETS', 'LIVE', 'UPLOADS', 'PLAYBACK_AUTH', 'SPACES', 'WEB_INPUTS', 'ANALYTICS', 'TRANSCODER', 'WEBHOOKS']) {
+    env[`${prefix}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
+  }
+  const baseUrl = `http://127.0.0.1:${env.API_PORT}`;
+
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error('platform exited during start');
+      const ok = await fetch(`${baseUrl}/healthz`).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      if (performance.now() - t0 > 120_000) throw new Error('platform not healthy after 120 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const startMs = performance.now() - t0;
+    const idle = memoryMiB(child.pid);
+    console.log(`\nEmbedded platform (10 services, PGlite, in-process bus), ${os.cpus().length} cores`);
+    console.log(`start to healthy (fresh DATA_DIR)   ${startMs.toFixed(0)} ms`);
+    console.log(`resident memory after start         ${idle.rss} MiB\n`);
+
+    const json = (method, url, body) =>
+      fetch(`${baseUrl}${url}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    await load(baseUrl, 'GET /healthz (no auth)', 500, 8, () => fetch(`${baseUrl}/healthz`));
+    await load(baseUrl, 'POST playback-restrictions', 500, 8, (i) => json('POST', '/video/v1/playback-restrictions', { referrer: { allowed_domains: [`s${i}.bench.test`] } }));
+    await load(baseUrl, 'GET playback-restrictions?limit=25', 500, 8, () => json('GET', '/video/v1/playback-restrictions?limit=25'));
+    await load(baseUrl, 'POST transcription-vocabularies', 500, 8, (i) => json('POST', '/video/v1/transcription-vocabularies', { phrases: [`p${i}`, 'HLS', 'Mux'] }));
+    await load(baseUrl, 'POST signing-keys (RSA 2048 keygen)', 40, 2, () => json('POST', '/system/v1/signing-keys'));
+    await load(baseUrl, 'GET 400 (validation error)', 500, 8, () => json('GET', '/system/v1/signing-keys?limit=0'));
+    const loaded = memoryMiB(child.pid);
+    console.log(`\nresident memory after load          ${loaded.rss} MiB (peak ${loaded.peak} MiB)`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
