@@ -7,7 +7,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export function outboxMigrations(schema: string): Array<new () => MigrationInterface> {
   class CreateOutbox1732200000001 implements MigrationInterface {
-    name = `CreateOutbox1732200000001_${schema}`;
+    // TypeORM reads the timestamp from the name's last 13 characters; the migrations table
+    // is per service, so the name needs no schema to be unique.
+    name = 'CreateOutbox1732200000001';
 
     async up(q: QueryRunner): Promise<void> {
       await q.query(`

@@ -1,0 +1,29 @@
+import { unixSeconds } from '@platform/ids';
+import { playbackAuth } from '@platform/proto';
+import { PlaybackRestrictionEntity } from './playback-restriction.entity';
+
+export function toPlaybackRestrictionMessage(r: PlaybackRestrictionEntity): playbackAuth.PlaybackRestriction {
+  return {
+    id: r.id,
+    created_at: Number(unixSeconds(r.createdAt)),
+    updated_at: Number(unixSeconds(r.updatedAt)),
+    referrer: { allowed_domains: [...r.allowedDomains], allow_no_referrer: r.allowNoReferrer },
+  };
+}
+
+/** Event data of video.playback_restriction.*: the restriction as the REST API shows it. */
+export type PlaybackRestrictionEventData = {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  referrer: { allowed_domains: string[]; allow_no_referrer: boolean };
+};
+
+export function toPlaybackRestrictionEventData(r: PlaybackRestrictionEntity): PlaybackRestrictionEventData {
+  return {
+    id: r.id,
+    created_at: unixSeconds(r.createdAt),
+    updated_at: unixSeconds(r.updatedAt),
+    referrer: { allowed_domains: [...r.allowedDomains], allow_no_referrer: r.allowNoReferrer },
+  };
+}

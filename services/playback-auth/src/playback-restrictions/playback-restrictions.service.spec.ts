@@ -1,0 +1,285 @@
+import { DomainError, ErrorCode } from '@platform/errors';
+import { unixSeconds } from '@platform/ids';
+import { playbackAuth } from '@platform/proto';
+import { EntityManager } from 'typeorm';
+import { fakeUnitOfWork } from '../testing/fake-unit-of-work';
+import { PlaybackRestrictionEntity } from './playback-restriction.entity';
+import { PlaybackRestrictionRepository } from './playback-restriction.repository';
+import { PlaybackRestrictionsService } from './playback-restrictions.service';
+
+/** The repository's contract, kept in memory. */
+class InMemoryPlaybackRestrictions implements Pick<PlaybackRestrictionRepository, keyof PlaybackRestrictionRepository> {
+  readonly rows = new Map<string, PlaybackRestrictionEntity>();
+  readonly managers: EntityManager[] = [];
+
+  async insert(manager: EntityManager, restriction: PlaybackRestrictionEntity): Promise<void> {
+    this.managers.push(manager);
+    this.rows.set(restriction.id, structuredClone(restriction));
+  }
+
+  async findById(id: string): Promise<PlaybackRestrictionEntity | null> {
+    const row = this.rows.get(id);
+    return row ? structuredClone(row) : null;
+  }
+
+  async list(limit: number, offset: number): Promise<{ items: PlaybackRestrictionEntity[]; total: number }> {
+    const all = [...this.rows.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+    return { items: all.slice(offset, offset + limit).map((r) => structuredClone(r)), total: all.length };
+  }
+
+  async replaceReferrer(
+    manager: EntityManager,
+    id: string,
+    rule: Pick<PlaybackRestrictionEntity, 'allowedDomains' | 'allowNoReferrer'>,
+    updatedAt: Date,
+  ): Promise<PlaybackRestrictionEntity | null> {
+    this.managers.push(manager);
+    const row = this.rows.get(id);
+    if (!row) return null;
+    Object.assign(row, { allowedDomains: [...rule.allowedDomains], allowNoReferrer: rule.allowNoReferrer, updatedAt });
+    return structuredClone(row);
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<PlaybackRestrictionEntity | null> {
+    this.managers.push(manager);
+    const row = this.rows.get(id);
+    this.rows.delete(id);
+    return row ?? null;
+  }
+}
+
+function setup() {
+  const repository = new InMemoryPlaybackRestrictions();
+  const { unitOfWork, manager, events } = fakeUnitOfWork();
+  const service = new PlaybackRestrictionsService(repository as unknown as PlaybackRestrictionRepository, unitOfWork);
+  return { service, repository, manager, events };
+}
+
+const create = (allowed_domains: string[], allow_no_referrer = false): playbackAuth.CreatePlaybackRestrictionRequest => ({
+  referrer: { allowed_domains, allow_no_referrer },
+});
+
+/** A stored restriction created on 2024-01-01, so that any change now moves updated_at. */
+function stored(repository: InMemoryPlaybackRestrictions, id: string, allowedDomains: string[], day = 1): PlaybackRestrictionEntity {
+  const at = new Date(Date.UTC(2024, 0, day));
+  const row = { id, allowedDomains, allowNoReferrer: false, createdAt: at, updatedAt: at };
+  repository.rows.set(id, row);
+  return structuredClone(row);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+describe('PlaybackRestrictionsService', () => {
+  describe('create', () => {
+    it('stores the rule and returns the restriction with Unix-second timestamps', async () => {
+      const { service, repository, manager } = setup();
+      const created = await service.create(create(['example.com', '*.example.org'], true));
+
+      const row = repository.rows.get(created.id)!;
+      expect(row.allowedDomains).toEqual(['example.com', '*.example.org']);
+      expect(row.allowNoReferrer).toBe(true);
+      expect(row.updatedAt).toEqual(row.createdAt);
+      expect(repository.managers).toEqual([manager]);
+      expect(created).toEqual({
+        id: row.id,
+        created_at: Number(unixSeconds(row.createdAt)),
+        updated_at: Number(unixSeconds(row.createdAt)),
+        referrer: { allowed_domains: ['example.com', '*.example.org'], allow_no_referrer: true },
+      });
+      expect(created.id).toMatch(/^[0-9A-Za-z]{32}$/);
+    });
+
+    it('emits video.playback_restriction.created with the restriction as the REST API shows it', async () => {
+      const { service, repository, events } = setup();
+      const created = await service.create(create(['a.com']));
+      const row = repository.rows.get(created.id)!;
+      expect(events).toEqual([
+        {
+          type: 'video.playback_restriction.created',
+          object: { type: 'playback_restriction', id: created.id },
+          data: {
+            id: created.id,
+            created_at: unixSeconds(row.createdAt),
+            updated_at: unixSeconds(row.updatedAt),
+            referrer: { allowed_domains: ['a.com'], allow_no_referrer: false },
+          },
+        },
+      ]);
+    });
+
+    it.each<[string, string[], string[]]>([
+      ['the any-domain wildcard', ['*'], ['*']],
+      ['a subdomain wildcard', ['*.example.com'], ['*.example.com']],
+      ['a single-label host', ['localhost'], ['localhost']],
+      ['an empty deny-all list', [], []],
+      ['upper case, lowered', ['Example.COM', '*.Foo.Example.org'], ['example.com', '*.foo.example.org']],
+      ['duplicates, once each in first order', ['b.com', 'a.com', 'B.com', 'a.com'], ['b.com', 'a.com']],
+      ['ten entries', Array.from({ length: 10 }, (_, i) => `d${i}.example.com`), Array.from({ length: 10 }, (_, i) => `d${i}.example.com`)],
+    ])('accepts %s', async (_name, input, expected) => {
+      const { service, repository } = setup();
+      const created = await service.create(create(input));
+      expect(created.referrer?.allowed_domains).toEqual(expected);
+      expect(repository.rows.get(created.id)!.allowedDomains).toEqual(expected);
+    });
+
+    it('rejects 11 entries, storing and emitting nothing', async () => {
+      const { service, repository, events } = setup();
+      const eleven = Array.from({ length: 11 }, (_, i) => `d${i}.example.com`);
+      const error = await rejection(service.create(create(eleven)));
+      expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
+      expect(error.messages).toEqual(['referrer.allowed_domains: at most 10 entries are allowed, got 11']);
+      expect(repository.rows.size).toBe(0);
+      expect(events).toEqual([]);
+    });
+
+    it.each(['foo.*.com', '*example.com', '**.a.com', 'exa mple.com', 'example.com:80', 'https://example.com', ''])(
+      'rejects %j naming the entry',
+      async (bad) => {
+        const { service, repository, events } = setup();
+        const error = await rejection(service.create(create(['ok.example.com', bad])));
+        expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
+        expect(error.messages).toEqual([`referrer.allowed_domains[1]: ${JSON.stringify(bad)} is not a valid domain`]);
+        expect(repository.rows.size).toBe(0);
+        expect(events).toEqual([]);
+      },
+    );
+
+    it('rejects a request without a referrer rule', async () => {
+      const { service, repository } = setup();
+      const error = await rejection(service.create({ referrer: undefined }));
+      expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
+      expect(error.messages).toEqual(['referrer: is required']);
+      expect(repository.rows.size).toBe(0);
+    });
+  });
+
+  describe('get and list', () => {
+    it('gets a restriction', async () => {
+      const { service, repository } = setup();
+      stored(repository, 'r1', ['a.com']);
+      expect(await service.get('r1')).toEqual({
+        id: 'r1',
+        created_at: 1704067200,
+        updated_at: 1704067200,
+        referrer: { allowed_domains: ['a.com'], allow_no_referrer: false },
+      });
+    });
+
+    it('answers NOT_FOUND for an unknown id', async () => {
+      const { service } = setup();
+      const error = await rejection(service.get('nope'));
+      expect(error.code).toBe(ErrorCode.NOT_FOUND);
+      expect(error.messages).toEqual(['Playback restriction not found']);
+    });
+
+    it('lists newest first with total_row_count', async () => {
+      const { service, repository } = setup();
+      stored(repository, 'r1', ['a.com'], 1);
+      stored(repository, 'r2', ['b.com'], 2);
+      stored(repository, 'r3', ['c.com'], 3);
+      const page1 = await service.list({ limit: 2, page: 1 });
+      expect(page1.total_row_count).toBe(3);
+      expect(page1.items.map((r) => r.id)).toEqual(['r3', 'r2']);
+      const page2 = await service.list({ limit: 2, page: 2 });
+      expect(page2).toEqual({
+        total_row_count: 3,
+        items: [{ id: 'r1', created_at: 1704067200, updated_at: 1704067200, referrer: { allowed_domains: ['a.com'], allow_no_referrer: false } }],
+      });
+      expect(await service.list({ limit: 2, page: 3 })).toEqual({ items: [], total_row_count: 3 });
+    });
+
+    it.each([
+      [{ limit: 25, page: 1 }, 25, 0],
+      [{ limit: 10, page: 3 }, 10, 20],
+      [{ limit: 7, page: 2 }, 7, 7],
+      [{ limit: 0, page: 0 }, 25, 0],
+    ])('pages %j as limit %i offset %i', async (request, limit, offset) => {
+      const { service, repository } = setup();
+      const list = jest.spyOn(repository, 'list');
+      await service.list(request);
+      expect(list).toHaveBeenCalledWith(limit, offset);
+    });
+  });
+
+  describe('updateReferrer', () => {
+    it('replaces the whole rule, bumps updated_at and emits video.playback_restriction.updated', async () => {
+      const { service, repository, events, manager } = setup();
+      stored(repository, 'r1', ['a.com', '*.b.com']);
+      repository.rows.get('r1')!.allowNoReferrer = true;
+
+      const updated = await service.updateReferrer({ id: 'r1', referrer: { allowed_domains: ['C.com'], allow_no_referrer: false } });
+
+      const row = repository.rows.get('r1')!;
+      expect(row.allowedDomains).toEqual(['c.com']);
+      expect(row.allowNoReferrer).toBe(false);
+      expect(row.createdAt).toEqual(new Date(Date.UTC(2024, 0, 1)));
+      expect(row.updatedAt.getTime()).toBeGreaterThan(row.createdAt.getTime());
+      expect(Math.abs(row.updatedAt.getTime() - Date.now())).toBeLessThan(60_000);
+      expect(repository.managers).toEqual([manager]);
+      expect(updated).toEqual({
+        id: 'r1',
+        created_at: 1704067200,
+        updated_at: Number(unixSeconds(row.updatedAt)),
+        referrer: { allowed_domains: ['c.com'], allow_no_referrer: false },
+      });
+      expect(events).toEqual([
+        {
+          type: 'video.playback_restriction.updated',
+          object: { type: 'playback_restriction', id: 'r1' },
+          data: {
+            id: 'r1',
+            created_at: '1704067200',
+            updated_at: unixSeconds(row.updatedAt),
+            referrer: { allowed_domains: ['c.com'], allow_no_referrer: false },
+          },
+        },
+      ]);
+    });
+
+    it('validates the new list, naming fields as the PUT body has them, and changes nothing', async () => {
+      const { service, repository, events } = setup();
+      stored(repository, 'r1', ['a.com']);
+      const error = await rejection(service.updateReferrer({ id: 'r1', referrer: { allowed_domains: ['a.com', 'foo.*.com'], allow_no_referrer: true } }));
+      expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
+      expect(error.messages).toEqual(['allowed_domains[1]: "foo.*.com" is not a valid domain']);
+      expect(repository.rows.get('r1')!.allowedDomains).toEqual(['a.com']);
+      expect(events).toEqual([]);
+    });
+
+    it('answers NOT_FOUND for an unknown id and emits nothing', async () => {
+      const { service, events } = setup();
+      const error = await rejection(service.updateReferrer({ id: 'nope', referrer: { allowed_domains: ['a.com'], allow_no_referrer: false } }));
+      expect(error.code).toBe(ErrorCode.NOT_FOUND);
+      expect(events).toEqual([]);
+    });
+  });
+
+  describe('delete', () => {
+    it('removes the restriction and emits video.playback_restriction.deleted with it as it was', async () => {
+      const { service, repository, events } = setup();
+      stored(repository, 'r1', ['a.com']);
+      stored(repository, 'r2', ['b.com']);
+
+      await service.delete('r1');
+
+      expect([...repository.rows.keys()]).toEqual(['r2']);
+      expect((await rejection(service.get('r1'))).code).toBe(ErrorCode.NOT_FOUND);
+      expect((await rejection(service.delete('r1'))).code).toBe(ErrorCode.NOT_FOUND);
+      expect(await service.list({ limit: 25, page: 1 })).toMatchObject({ total_row_count: 1, items: [{ id: 'r2' }] });
+      expect(events).toEqual([
+        {
+          type: 'video.playback_restriction.deleted',
+          object: { type: 'playback_restriction', id: 'r1' },
+          data: { id: 'r1', created_at: '1704067200', updated_at: '1704067200', referrer: { allowed_domains: ['a.com'], allow_no_referrer: false } },
+        },
+      ]);
+    });
+  });
+});
