@@ -1,4 +1,4 @@
-import { INestMicroservice, LogLevel } from '@nestjs/common';
+import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PlatformConfig, ServiceName } from '@platform/config';
 import { GrpcExceptionFilter } from './grpc-exception.filter';
@@ -10,14 +10,34 @@ export function logLevels(config: PlatformConfig): LogLevel[] {
   return LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1);
 }
 
+type RootModule = Parameters<typeof NestFactory.createMicroservice>[0];
+
+export interface Closable {
+  close(): Promise<void>;
+}
+
 /**
  * Boots one service as its own NestJS app with its own gRPC server. The module must
  * import HealthModule; the same call runs the service alone in a pod or beside the
- * others in the embedded process.
+ * others in the embedded process. With `http`, the same app also serves HTTP on that
+ * port (the playback host, RTMP callbacks…) while gRPC keeps its own error filter.
  */
-export async function startGrpcService(name: ServiceName, module: Parameters<typeof NestFactory.createMicroservice>[0], config: PlatformConfig): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(module, { ...grpcServerOptions(name, config), logger: logLevels(config) });
-  app.useGlobalFilters(new GrpcExceptionFilter());
-  await app.listen();
+export async function startGrpcService(
+  name: ServiceName,
+  module: RootModule,
+  config: PlatformConfig,
+  http?: { port: number; host?: string },
+): Promise<Closable> {
+  if (!http) {
+    const app = await NestFactory.createMicroservice(module, { ...grpcServerOptions(name, config), logger: logLevels(config) });
+    app.useGlobalFilters(new GrpcExceptionFilter());
+    await app.listen();
+    return app;
+  }
+  const app = await NestFactory.create(module, { logger: logLevels(config) });
+  const grpc = app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: false });
+  grpc.useGlobalFilters(new GrpcExceptionFilter());
+  await app.startAllMicroservices();
+  await app.listen(http.port, http.host ?? config.host);
   return app;
 }

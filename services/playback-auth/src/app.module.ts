@@ -4,6 +4,7 @@ import { DatabaseModule } from '@platform/database';
 import { EventsModule } from '@platform/events';
 import { HealthModule, PlatformConfigModule } from '@platform/grpc';
 import { playbackAuthDatabase } from './database-options';
+import { PlaybackHostModule } from './playback-host/playback-host.module';
 import { PlaybackRestrictionsModule } from './playback-restrictions/playback-restrictions.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 
@@ -19,6 +20,7 @@ export class AppModule {
         EventsModule.forService({ schema: playbackAuthDatabase.schema }),
         SigningKeysModule,
         PlaybackRestrictionsModule,
+        PlaybackHostModule,
       ],
     };
   }
