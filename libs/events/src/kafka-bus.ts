@@ -1,21 +1,130 @@
+import { Logger } from '@nestjs/common';
+import { Admin, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { EventBus, PlatformEvent, Subscription } from './event-bus.port';
+import { deadLetterTopicOf, errorText, eventHeaders, isDeadLetterTopic } from './kafka-envelope';
+import { nestLogCreator } from './kafka-logger';
+import { KafkaSubscriber, RawMessage } from './kafka-subscriber';
+import { KafkaTopics } from './kafka-topics';
 
-/** Placeholder replaced by the Kafka adapter (kafkajs). */
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Of topics this bus creates. Keys map to partitions, so order holds per key. */
+  partitions?: number;
+  replicationFactor?: number;
+}
+
+/**
+ * The production adapter (kafkajs). Publishing waits for every in-sync replica (acks -1)
+ * on an idempotent producer, so a retried send neither duplicates nor reorders. Each
+ * subscription is its own consumer in its group, reading from the earliest retained
+ * offset when the group is new. Connections open on first use.
+ */
 export class KafkaBus implements EventBus {
+  private readonly logger = new Logger('KafkaBus');
+  private readonly kafka: Kafka;
+  private readonly topics: KafkaTopics;
+  private readonly subscribers: KafkaSubscriber[] = [];
+  private producer: Promise<Producer> | undefined;
+  private admin: Promise<Admin> | undefined;
+  private started = false;
+  private closing: Promise<void> | undefined;
+
   constructor(
-    readonly options: { brokers: string[]; clientId: string },
-    readonly maxAttempts: number,
-  ) {}
-  start(): Promise<void> {
-    throw new Error('KafkaBus not implemented');
+    readonly options: KafkaBusOptions,
+    readonly maxAttempts = 5,
+  ) {
+    this.kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN, logCreator: nestLogCreator });
+    this.topics = new KafkaTopics(() => this.connectedAdmin(), {
+      partitions: options.partitions ?? 3,
+      replicationFactor: options.replicationFactor ?? 1,
+    });
   }
-  publish(_topic: string, _key: string, _event: PlatformEvent): Promise<void> {
-    throw new Error('KafkaBus not implemented');
+
+  async start(): Promise<void> {
+    this.assertOpen();
+    if (this.started) return;
+    this.started = true;
+    try {
+      // Concurrently: members of a group would otherwise wait out each other's rebalances in turn.
+      await Promise.all(this.subscribers.map((s) => s.start()));
+    } catch (err) {
+      this.started = false; // subscribers that did start stay started; start() may be retried
+      throw err;
+    }
   }
-  subscribe(_subscription: Subscription): Promise<void> {
-    throw new Error('KafkaBus not implemented');
+
+  async publish(topic: string, key: string, event: PlatformEvent): Promise<void> {
+    this.assertOpen();
+    await this.produce(topic, { key, value: JSON.stringify(event), headers: eventHeaders(event) });
   }
+
+  async subscribe(subscription: Subscription): Promise<void> {
+    this.assertOpen();
+    const deadLetters = subscription.topics.filter((t) => !isDeadLetterTopic(t)).map(deadLetterTopicOf);
+    await this.topics.ensure([...subscription.topics, ...deadLetters]);
+    this.assertOpen(); // closed meanwhile: a consumer started now would outlive close()
+    const subscriber = new KafkaSubscriber(subscription, {
+      kafka: this.kafka,
+      maxAttempts: this.maxAttempts,
+      produce: (topic, message) => this.produce(topic, message),
+    });
+    this.subscribers.push(subscriber);
+    if (this.started) await subscriber.start();
+  }
+
   close(): Promise<void> {
-    return Promise.resolve();
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  /** Also used for dead letters, which may still be written while consumers stop. */
+  private async produce(topic: string, message: RawMessage): Promise<void> {
+    await this.topics.ensure([topic]);
+    const producer = await this.connectedProducer();
+    await producer.send({ topic, acks: -1, messages: [message] });
+  }
+
+  private connectedProducer(): Promise<Producer> {
+    this.producer ??= this.connect(
+      this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        // Java's murmur2 partitioner, so other Kafka clients map keys to the same partitions.
+        createPartitioner: Partitioners.DefaultPartitioner,
+      }),
+      () => (this.producer = undefined),
+    );
+    return this.producer;
+  }
+
+  private connectedAdmin(): Promise<Admin> {
+    this.admin ??= this.connect(this.kafka.admin(), () => (this.admin = undefined));
+    return this.admin;
+  }
+
+  /** Connects a client; a failed connection is forgotten so the next use tries again. */
+  private async connect<T extends { connect(): Promise<void> }>(client: T, forget: () => void): Promise<T> {
+    try {
+      await client.connect();
+      return client;
+    } catch (err) {
+      forget();
+      throw err;
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    // Consumers first: one may still be writing a dead letter through the producer.
+    const consumers = await Promise.allSettled(this.subscribers.map((s) => s.stop()));
+    const clients = await Promise.allSettled([this.producer?.then((p) => p.disconnect()), this.admin?.then((a) => a.disconnect())]);
+    for (const r of [...consumers, ...clients]) {
+      if (r.status === 'rejected') this.logger.warn(`while closing: ${errorText(r.reason)}`);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error('event bus is closed');
   }
 }

@@ -6,3 +6,4 @@ export * from './readiness';
 export * from './start-grpc-service';
 export * from './platform-config.module';
 export * from './run-standalone';
+export * from './placeholder.module';

@@ -35,8 +35,9 @@ export async function startGrpcService(
     return app;
   }
   const app = await NestFactory.create(module, { logger: logLevels(config) });
-  const grpc = app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: false });
-  grpc.useGlobalFilters(new GrpcExceptionFilter());
+  // connectMicroservice initializes the gRPC side at once, so its filter must come from the app
+  app.useGlobalFilters(new GrpcExceptionFilter());
+  app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: true });
   await app.startAllMicroservices();
   await app.listen(http.port, http.host ?? config.host);
   return app;

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { PlatformConfig } from '@platform/config';
-import { runStandalone, startGrpcService } from '@platform/grpc';
-import { AppModule } from './app.module';
+import { PlaceholderModule, runStandalone, startGrpcService } from '@platform/grpc';
 
 export function bootstrap(config: PlatformConfig) {
-  return startGrpcService('analytics', AppModule.forRoot(config), config);
+  return startGrpcService('analytics', PlaceholderModule.forRoot(config), config);
 }
 
 if (require.main === module) runStandalone('analytics', bootstrap);

@@ -67,7 +67,7 @@ describe('playback-auth against Postgres', () => {
       } finally {
         await second.destroy();
       }
-      const names = ((await dataSource.query('SELECT "name" FROM "playback_auth_migrations"')) as Array<{ name: string }>).map((r) => r.name);
+      const names = ((await dataSource.query('SELECT "name" FROM "playback_auth"."migrations"')) as Array<{ name: string }>).map((r) => r.name);
       for (const Migration of playbackAuthDatabase.migrations as Array<new () => MigrationInterface>) {
         const name = new Migration().name ?? Migration.name;
         expect(names.filter((n) => n === name)).toEqual([name]);
@@ -75,7 +75,7 @@ describe('playback-auth against Postgres', () => {
       const tables = (await dataSource.query(
         `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'playback_auth' ORDER BY "table_name"`,
       )) as Array<{ table_name: string }>;
-      expect(tables.map((t) => t.table_name)).toEqual(['outbox', 'playback_restrictions', 'processed_events', 'signing_keys']);
+      expect(tables.map((t) => t.table_name)).toEqual(["migrations", "outbox", "playback_restrictions", "processed_events", "signing_keys"]);
     });
   });
 

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { PlatformConfig } from '@platform/config';
-import { runStandalone, startGrpcService } from '@platform/grpc';
-import { AppModule } from './app.module';
+import { PlaceholderModule, runStandalone, startGrpcService } from '@platform/grpc';
 
 export function bootstrap(config: PlatformConfig) {
-  return startGrpcService('web-inputs', AppModule.forRoot(config), config);
+  return startGrpcService('web-inputs', PlaceholderModule.forRoot(config), config);
 }
 
 if (require.main === module) runStandalone('web-inputs', bootstrap);

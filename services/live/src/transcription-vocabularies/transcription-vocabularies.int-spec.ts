@@ -50,12 +50,12 @@ describe('transcription vocabularies on real Postgres', () => {
       const tables = (await dataSource.query(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'live' ORDER BY table_name`,
       )) as Array<{ table_name: string }>;
-      expect(tables.map((t) => t.table_name)).toEqual(['outbox', 'processed_events', 'transcription_vocabularies']);
+      expect(tables.map((t) => t.table_name)).toEqual(["migrations", "outbox", "processed_events", "transcription_vocabularies"]);
       expect(await dataSource.showMigrations()).toBe(false);
     });
 
     it('are idempotent: opening the database again applies nothing and fails nothing', async () => {
-      const applied = async () => ((await dataSource.query(`SELECT "name" FROM "live_migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
+      const applied = async () => ((await dataSource.query(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
       const before = await applied();
       expect(before).toHaveLength(2);
 

@@ -1,0 +1,139 @@
+import { Logger } from '@nestjs/common';
+import type { Consumer, EachMessagePayload, IHeaders, Kafka } from 'kafkajs';
+import { PlatformEvent, Subscription } from './event-bus.port';
+import { TopicAwareAssigner } from './kafka-assigner';
+import { deadLetterHeaders, deadLetterTopicOf, errorText, isDeadLetterTopic, parseEnvelope } from './kafka-envelope';
+import { retryDelayMs, sleep } from './retry-policy';
+
+/**
+ * Consumer timings for small deployments (and a contract suite that starts and stops
+ * groups every test): a dead member is noticed and a joining one admitted within seconds.
+ * maxWaitTime bounds how long an idle consumer waits in a fetch — kafkajs only heartbeats
+ * between fetches, so it also bounds how late a member learns of a rebalance.
+ */
+export const CONSUMER_TIMINGS = {
+  sessionTimeout: 10_000,
+  heartbeatInterval: 1_000,
+  rebalanceTimeout: 10_000,
+  maxWaitTimeInMs: 1_000,
+} as const;
+
+export interface RawMessage {
+  key: Buffer | string | null;
+  value: Buffer | string | null;
+  headers: IHeaders;
+}
+
+export interface SubscriberDeps {
+  kafka: Kafka;
+  maxAttempts: number;
+  /** Produces to a dead-letter topic; rejects unless the broker acked. */
+  produce(topic: string, message: RawMessage): Promise<void>;
+}
+
+/**
+ * One kafkajs consumer for one subscription. Handler failures are retried here with our
+ * own backoff (never by kafkajs' restart machinery) and end on `<topic>.dlq`, after which
+ * the offset commits. Only a failed dead-letter write makes eachMessage throw, so the
+ * offset stays uncommitted and the message comes again.
+ */
+export class KafkaSubscriber {
+  private readonly logger: Logger;
+  private consumer: Consumer | undefined;
+  private starting: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly subscription: Subscription,
+    private readonly deps: SubscriberDeps,
+  ) {
+    this.logger = new Logger(`KafkaSubscriber:${subscription.group}`);
+  }
+
+  /** Resolves once this member has joined its group; a failed start can be retried. */
+  start(): Promise<void> {
+    this.starting ??= this.run().catch(async (err: unknown) => {
+      await this.consumer?.disconnect().catch(() => undefined);
+      this.consumer = undefined;
+      this.starting = undefined;
+      throw err;
+    });
+    return this.starting;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.starting?.catch(() => undefined);
+    await this.consumer?.disconnect();
+  }
+
+  private async run(): Promise<void> {
+    const { group, topics } = this.subscription;
+    const consumer = this.deps.kafka.consumer({
+      groupId: group,
+      partitionAssigners: [TopicAwareAssigner],
+      allowAutoTopicCreation: false,
+      ...CONSUMER_TIMINGS,
+    });
+    this.consumer = consumer;
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) this.logger.error(`consumer stopped for good, ${topics.join(', ')} are no longer read: ${errorText(payload.error)}`);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: true });
+    // Resolves once the member has joined the group and received its partitions; later
+    // failures are kafkajs crashes, restarted by kafkajs (logged above when they are not).
+    await consumer.run({ partitionsConsumedConcurrently: 1, eachMessage: (payload) => this.onMessage(payload) });
+  }
+
+  private async onMessage(payload: EachMessagePayload): Promise<void> {
+    const parsed = parseEnvelope(payload.message.value);
+    if (!parsed.ok) return this.deadLetter(payload, `poison message: ${parsed.reason}`);
+    // kafkajs heartbeats only between messages; a slow handler would otherwise lose the
+    // session and have its partitions (and this message) handed to another member.
+    const keepAlive = setInterval(() => void payload.heartbeat().catch(() => undefined), CONSUMER_TIMINGS.heartbeatInterval);
+    try {
+      await this.deliver(payload, parsed.event);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  private async deliver(payload: EachMessagePayload, event: PlatformEvent): Promise<void> {
+    const { topic, message } = payload;
+    const key = message.key?.toString() ?? event.object.id;
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= this.deps.maxAttempts; attempt++) {
+      // Thrown, not returned: the offset stays uncommitted and another member takes over.
+      if (this.stopping) throw new Error(`consumer of group ${this.subscription.group} is stopping; ${topic} will be redelivered`);
+      try {
+        await this.subscription.handle(structuredClone(event), { topic, key, attempt });
+        return;
+      } catch (err) {
+        lastError = err;
+        if (attempt < this.deps.maxAttempts) await sleep(retryDelayMs(attempt));
+      }
+    }
+    await this.deadLetter(payload, `handler failed ${this.deps.maxAttempts} times: ${errorText(lastError)}`);
+  }
+
+  private async deadLetter({ topic, partition, message }: EachMessagePayload, reason: string): Promise<void> {
+    const where = `group ${this.subscription.group} ${topic}[${partition}]@${message.offset} key ${message.key?.toString() ?? '(none)'}`;
+    if (isDeadLetterTopic(topic)) {
+      this.logger.error(`${where}: skipped on a dead-letter topic: ${reason}`);
+      return;
+    }
+    const target = deadLetterTopicOf(topic);
+    this.logger.error(`${where} → ${target}: ${reason}`);
+    try {
+      await this.deps.produce(target, {
+        key: message.key,
+        value: message.value,
+        headers: deadLetterHeaders(message.headers, { reason, group: this.subscription.group, topic, partition, offset: message.offset }),
+      });
+    } catch (err) {
+      this.logger.error(`${where}: writing to ${target} failed, the message will be redelivered: ${errorText(err)}`);
+      throw err;
+    }
+  }
+}
