@@ -1,0 +1,41 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { PlatformConfig } from '@platform/config';
+import { DatabaseModule } from '@platform/database';
+import { PlatformConfigModule } from '@platform/grpc';
+import { AccessTokensModule } from './access-tokens/access-tokens.module';
+import { gatewayDatabase } from './database-options';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { GrpcClientsModule } from './grpc-clients/grpc-clients.module';
+import { HealthzModule } from './health/healthz.module';
+import { JsonBodyInterceptor } from './http/json-body.interceptor';
+import { NotImplementedModule } from './not-implemented/not-implemented.module';
+import { OpenApiModule } from './openapi/openapi.module';
+import { PlaybackRestrictionsModule } from './playback-restrictions/playback-restrictions.module';
+import { SigningKeysModule } from './signing-keys/signing-keys.module';
+import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: PlatformConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformConfigModule.forRoot(config),
+        DatabaseModule.forService(gatewayDatabase),
+        GrpcClientsModule.forRoot(config),
+        AccessTokensModule,
+        HealthzModule,
+        OpenApiModule,
+        SigningKeysModule,
+        PlaybackRestrictionsModule,
+        TranscriptionVocabulariesModule,
+        NotImplementedModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+      ],
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import { TestGateway } from '../testing/test-gateway';
+import { PLANNED_RESOURCES } from './planned-routes';
+
+describe('routes of services not built yet', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await TestGateway.start();
+  });
+  afterAll(() => gw.stop());
+
+  it.each([
+    ['GET', '/video/v1/assets', 'Assets are not implemented yet (service: assets)'],
+    ['POST', '/video/v1/assets/a1/tracks/t1/generate-subtitles', 'Assets are not implemented yet (service: assets)'],
+    ['POST', '/video/v1/live-streams', 'Live streams are not implemented yet (service: live)'],
+    ['PUT', '/video/v1/uploads/u1/cancel', 'Direct uploads are not implemented yet (service: uploads)'],
+    ['GET', '/video/v1/playback-ids/p1', 'Playback ID lookups are not implemented yet (service: assets)'],
+    ['POST', '/video/v1/spaces/s1/broadcasts/b1/start', 'Spaces are not implemented yet (service: spaces)'],
+    ['PUT', '/video/v1/web-inputs/w1/launch', 'Web inputs are not implemented yet (service: web-inputs)'],
+    ['GET', '/video/v1/delivery-usage', 'Delivery usage reports are not implemented yet (service: analytics)'],
+    ['GET', '/data/v1/video-views', 'Data API endpoints are not implemented yet (service: analytics)'],
+    ['GET', '/data/v1/metrics/views/breakdown', 'Data API endpoints are not implemented yet (service: analytics)'],
+  ])('%s %s → 501 naming the owner', async (method, path, message) => {
+    const res = await gw.request(method, path, method === 'GET' ? {} : { body: {} });
+    expect(res.status).toBe(501);
+    expect(res.body).toEqual({ error: { type: 'not_implemented', messages: [message] } });
+    expect(res.headers.get('x-should-retry')).toBe('false');
+  });
+
+  it('checks credentials and permission first', async () => {
+    expect((await gw.request('GET', '/video/v1/assets', { auth: null })).status).toBe(401);
+    const video = await gw.token(['video:read']);
+    expect((await gw.request('GET', '/video/v1/assets', { auth: video })).status).toBe(501);
+    expect((await gw.request('POST', '/video/v1/assets', { auth: video, body: {} })).status).toBe(403);
+    expect((await gw.request('GET', '/data/v1/video-views', { auth: video })).status).toBe(403);
+    const data = await gw.token(['data:read']);
+    expect((await gw.request('GET', '/data/v1/video-views', { auth: data })).status).toBe(501);
+  });
+
+  it('has no route twice', () => {
+    const keys = PLANNED_RESOURCES.flatMap((r) => r.routes.map((route) => `${route.method} ${route.path}`));
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});

@@ -1,0 +1,140 @@
+import { ServiceName } from '@platform/config';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface PlannedRoute {
+  method: HttpMethod;
+  /** Nest/express path with `:PARAM` segments, as the spec names them. */
+  path: string;
+}
+
+export interface PlannedResource {
+  /** Plural, capitalised: "Assets are not implemented yet". */
+  what: string;
+  owner: ServiceName;
+  routes: PlannedRoute[];
+}
+
+const r = (method: HttpMethod, path: string): PlannedRoute => ({ method, path });
+
+/**
+ * Documented routes whose service is not built yet (spec 000 §4, 001 §4). Each answers
+ * 501 after authentication and the permission check. When a service lands, move its
+ * routes out of here into a controller.
+ */
+export const PLANNED_RESOURCES: PlannedResource[] = [
+  {
+    what: 'Assets',
+    owner: 'assets',
+    routes: [
+      r('POST', '/video/v1/assets'),
+      r('GET', '/video/v1/assets'),
+      r('GET', '/video/v1/assets/:ASSET_ID'),
+      r('DELETE', '/video/v1/assets/:ASSET_ID'),
+      r('PATCH', '/video/v1/assets/:ASSET_ID'),
+      r('GET', '/video/v1/assets/:ASSET_ID/input-info'),
+      r('POST', '/video/v1/assets/:ASSET_ID/playback-ids'),
+      r('GET', '/video/v1/assets/:ASSET_ID/playback-ids/:PLAYBACK_ID'),
+      r('DELETE', '/video/v1/assets/:ASSET_ID/playback-ids/:PLAYBACK_ID'),
+      r('PUT', '/video/v1/assets/:ASSET_ID/mp4-support'),
+      r('PUT', '/video/v1/assets/:ASSET_ID/master-access'),
+      r('POST', '/video/v1/assets/:ASSET_ID/tracks'),
+      r('DELETE', '/video/v1/assets/:ASSET_ID/tracks/:TRACK_ID'),
+      r('POST', '/video/v1/assets/:ASSET_ID/tracks/:TRACK_ID/generate-subtitles'),
+    ],
+  },
+  {
+    what: 'Playback ID lookups',
+    owner: 'assets',
+    routes: [r('GET', '/video/v1/playback-ids/:PLAYBACK_ID')],
+  },
+  {
+    what: 'Live streams',
+    owner: 'live',
+    routes: [
+      r('POST', '/video/v1/live-streams'),
+      r('GET', '/video/v1/live-streams'),
+      r('GET', '/video/v1/live-streams/:LIVE_STREAM_ID'),
+      r('DELETE', '/video/v1/live-streams/:LIVE_STREAM_ID'),
+      r('PATCH', '/video/v1/live-streams/:LIVE_STREAM_ID'),
+      r('POST', '/video/v1/live-streams/:LIVE_STREAM_ID/playback-ids'),
+      r('GET', '/video/v1/live-streams/:LIVE_STREAM_ID/playback-ids/:PLAYBACK_ID'),
+      r('DELETE', '/video/v1/live-streams/:LIVE_STREAM_ID/playback-ids/:PLAYBACK_ID'),
+      r('POST', '/video/v1/live-streams/:LIVE_STREAM_ID/reset-stream-key'),
+      r('PUT', '/video/v1/live-streams/:LIVE_STREAM_ID/complete'),
+      r('PUT', '/video/v1/live-streams/:LIVE_STREAM_ID/disable'),
+      r('PUT', '/video/v1/live-streams/:LIVE_STREAM_ID/enable'),
+      r('PUT', '/video/v1/live-streams/:LIVE_STREAM_ID/embedded-subtitles'),
+      r('PUT', '/video/v1/live-streams/:LIVE_STREAM_ID/generated-subtitles'),
+      r('POST', '/video/v1/live-streams/:LIVE_STREAM_ID/simulcast-targets'),
+      r('GET', '/video/v1/live-streams/:LIVE_STREAM_ID/simulcast-targets/:SIMULCAST_TARGET_ID'),
+      r('DELETE', '/video/v1/live-streams/:LIVE_STREAM_ID/simulcast-targets/:SIMULCAST_TARGET_ID'),
+    ],
+  },
+  {
+    what: 'Direct uploads',
+    owner: 'uploads',
+    routes: [
+      r('POST', '/video/v1/uploads'),
+      r('GET', '/video/v1/uploads'),
+      r('GET', '/video/v1/uploads/:UPLOAD_ID'),
+      r('PUT', '/video/v1/uploads/:UPLOAD_ID/cancel'),
+    ],
+  },
+  {
+    what: 'Delivery usage reports',
+    owner: 'analytics',
+    routes: [r('GET', '/video/v1/delivery-usage')],
+  },
+  {
+    what: 'Web inputs',
+    owner: 'web-inputs',
+    routes: [
+      r('POST', '/video/v1/web-inputs'),
+      r('GET', '/video/v1/web-inputs'),
+      r('GET', '/video/v1/web-inputs/:WEB_INPUT_ID'),
+      r('DELETE', '/video/v1/web-inputs/:WEB_INPUT_ID'),
+      r('PUT', '/video/v1/web-inputs/:WEB_INPUT_ID/launch'),
+      r('PUT', '/video/v1/web-inputs/:WEB_INPUT_ID/shutdown'),
+      r('PUT', '/video/v1/web-inputs/:WEB_INPUT_ID/reload'),
+      r('PUT', '/video/v1/web-inputs/:WEB_INPUT_ID/url'),
+    ],
+  },
+  {
+    what: 'Spaces',
+    owner: 'spaces',
+    routes: [
+      r('POST', '/video/v1/spaces'),
+      r('GET', '/video/v1/spaces'),
+      r('GET', '/video/v1/spaces/:SPACE_ID'),
+      r('DELETE', '/video/v1/spaces/:SPACE_ID'),
+      r('POST', '/video/v1/spaces/:SPACE_ID/broadcasts'),
+      r('GET', '/video/v1/spaces/:SPACE_ID/broadcasts/:BROADCAST_ID'),
+      r('DELETE', '/video/v1/spaces/:SPACE_ID/broadcasts/:BROADCAST_ID'),
+      r('POST', '/video/v1/spaces/:SPACE_ID/broadcasts/:BROADCAST_ID/start'),
+      r('POST', '/video/v1/spaces/:SPACE_ID/broadcasts/:BROADCAST_ID/stop'),
+    ],
+  },
+  {
+    what: 'Data API endpoints',
+    owner: 'analytics',
+    routes: [
+      r('GET', '/data/v1/video-views'),
+      r('GET', '/data/v1/video-views/:VIDEO_VIEW_ID'),
+      r('GET', '/data/v1/errors'),
+      r('GET', '/data/v1/filters'),
+      r('GET', '/data/v1/filters/:FILTER_ID'),
+      r('GET', '/data/v1/exports'),
+      r('GET', '/data/v1/exports/views'),
+      r('GET', '/data/v1/metrics/comparison'),
+      r('GET', '/data/v1/metrics/:METRIC_ID/breakdown'),
+      r('GET', '/data/v1/metrics/:METRIC_ID/overall'),
+      r('GET', '/data/v1/metrics/:METRIC_ID/insights'),
+      r('GET', '/data/v1/metrics/:METRIC_ID/timeseries'),
+    ],
+  },
+];
+
+export function notImplementedMessage(resource: PlannedResource): string {
+  return `${resource.what} are not implemented yet (service: ${resource.owner})`;
+}

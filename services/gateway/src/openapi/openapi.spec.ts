@@ -1,0 +1,67 @@
+import { TestGateway } from '../testing/test-gateway';
+
+describe('GET /openapi.json (generated from the controllers and their zod schemas)', () => {
+  let gw: TestGateway;
+  let doc: any;
+  beforeAll(async () => {
+    gw = await TestGateway.start();
+    const res = await gw.request('GET', '/openapi.json', { auth: null });
+    expect(res.status).toBe(200);
+    doc = res.body;
+  });
+  afterAll(() => gw.stop());
+
+  it('is OpenAPI 3 with HTTP Basic security on the API and none on /healthz', () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.components.securitySchemes.accessToken).toEqual({ type: 'http', scheme: 'basic' });
+    expect(doc.security).toEqual([{ accessToken: [] }]);
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(doc.paths['/openapi.json']).toBeUndefined();
+  });
+
+  it('lists the signing-key routes, the /video/v1 duplicates marked deprecated', () => {
+    expect(Object.keys(doc.paths['/system/v1/signing-keys']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/system/v1/signing-keys/{SIGNING_KEY_ID}']).sort()).toEqual(['delete', 'get']);
+    expect(doc.paths['/video/v1/signing-keys'].post.deprecated).toBe(true);
+    expect(doc.paths['/video/v1/signing-keys/{SIGNING_KEY_ID}'].delete.deprecated).toBe(true);
+    expect(doc.paths['/system/v1/signing-keys'].post.deprecated).toBeUndefined();
+    const created = doc.paths['/system/v1/signing-keys'].post.responses['201'].content['application/json'].schema;
+    expect(created.properties.data.required.sort()).toEqual(['created_at', 'id', 'private_key']);
+    const operationIds = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+  });
+
+  it('documents request bodies with the schemas the routes validate with', () => {
+    const create = doc.paths['/video/v1/playback-restrictions'].post.requestBody.content['application/json'].schema;
+    expect(create.required).toEqual(['referrer']);
+    expect(create.additionalProperties).toBe(false);
+    expect(create.properties.referrer.properties.allowed_domains).toMatchObject({ type: 'array', maxItems: 10, items: { type: 'string' } });
+    expect(create.properties.referrer.properties.allow_no_referrer).toMatchObject({ type: 'boolean', default: false });
+    const referrer = doc.paths['/video/v1/playback-restrictions/{PLAYBACK_RESTRICTION_ID}/referrer'].put.requestBody.content['application/json'].schema;
+    expect(referrer.required).toEqual(['allowed_domains']);
+    const vocabulary = doc.paths['/video/v1/transcription-vocabularies'].post.requestBody.content['application/json'].schema;
+    expect(vocabulary.required).toEqual(['phrases']);
+    expect(vocabulary.properties.phrases).toMatchObject({ type: 'array', minItems: 1, maxItems: 1000 });
+    expect(vocabulary.properties.passthrough).toMatchObject({ type: 'string', maxLength: 255 });
+    expect(doc.paths['/video/v1/transcription-vocabularies/{TRANSCRIPTION_VOCABULARY_ID}'].put.requestBody).toBeDefined();
+  });
+
+  it('documents paging parameters with their ranges and defaults', () => {
+    const params = doc.paths['/video/v1/transcription-vocabularies'].get.parameters;
+    expect(params).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 10, default: 10 }) }),
+        expect.objectContaining({ name: 'page', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, default: 1 }) }),
+      ]),
+    );
+    const restrictionList = doc.paths['/video/v1/playback-restrictions'].get.responses['200'].content['application/json'].schema;
+    expect(restrictionList.required.sort()).toEqual(['data', 'limit', 'page', 'total_row_count']);
+  });
+
+  it('gives every operation the one error body and lists the 501 routes', () => {
+    const error = doc.paths['/video/v1/playback-restrictions'].post.responses.default.content['application/json'].schema;
+    expect(error.properties.error.properties.type.enum).toContain('invalid_parameters');
+    expect(doc.paths['/video/v1/assets'].post.responses['501'].description).toBe('Assets are not implemented yet (service: assets)');
+    expect(doc.paths['/data/v1/metrics/{METRIC_ID}/breakdown'].get).toBeDefined();
+  });
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { pagingQuery } from '../validation/paging';
+import { dataOf, listOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
+
+/** Only the first 1000 phrases of a stream's vocabularies are used (spec §8), so one vocabulary holds at most that. */
+export const MAX_PHRASES = 1000;
+export const MAX_PHRASE_LENGTH = 255;
+export const MAX_NAME_LENGTH = 255;
+
+/** Spec 4.8 create and replace body. */
+export const transcriptionVocabularyBody = z
+  .object({
+    name: z.string().max(MAX_NAME_LENGTH).optional(),
+    phrases: z
+      .array(z.string().trim().min(1).max(MAX_PHRASE_LENGTH))
+      .min(1)
+      .max(MAX_PHRASES)
+      .meta({ description: `Words, phrases or proper names to boost; 1 to ${MAX_PHRASES}, each 1 to ${MAX_PHRASE_LENGTH} characters` }),
+    passthrough: z.string().max(PASSTHROUGH_MAX).optional(),
+  })
+  .strict();
+
+export const transcriptionVocabularySchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  phrases: z.array(z.string()),
+  passthrough: z.string().optional(),
+  created_at: unixSecondsSchema,
+  updated_at: unixSecondsSchema,
+});
+
+/** Spec 4.8: page size default 10, at most 10. */
+export const transcriptionVocabularyListQuery = pagingQuery({ defaultLimit: 10, maxLimit: 10 });
+
+export const transcriptionVocabularyResponse = dataOf(transcriptionVocabularySchema);
+export const transcriptionVocabularyListResponse = listOf(transcriptionVocabularySchema);
+
+export type TranscriptionVocabularyBody = z.output<typeof transcriptionVocabularyBody>;
+export type TranscriptionVocabularyResponseBody = z.infer<typeof transcriptionVocabularySchema>;

@@ -1,0 +1,60 @@
+import { applyDecorators, Body, Injectable, PipeTransform, Query } from '@nestjs/common';
+import { ApiBody, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { z } from 'zod';
+import { ApiError } from '../errors/api-error';
+import { openApiSchema } from './openapi-schema';
+import { parseWith } from './zod-issues';
+
+/** Validates (and converts) a request part with a zod schema; 400 naming every bad field. */
+@Injectable()
+export class ZodValidationPipe<T extends z.ZodType> implements PipeTransform<unknown, z.output<T>> {
+  constructor(
+    readonly schema: T,
+    private readonly root: string,
+  ) {}
+
+  transform(value: unknown): z.output<T> {
+    const result = parseWith(this.schema, value, this.root);
+    if (!result.ok) throw ApiError.invalid(...result.messages);
+    return result.value;
+  }
+}
+
+function methodDescriptor(target: object, key: string | symbol | undefined): [string | symbol, PropertyDescriptor] {
+  if (key === undefined) throw new Error('zod parameter decorators apply to method parameters only');
+  const descriptor = Object.getOwnPropertyDescriptor(target, key);
+  if (!descriptor) throw new Error(`no method ${String(key)} to document`);
+  return [key, descriptor];
+}
+
+/**
+ * The JSON body, validated by `schema` and documented in the OpenAPI document by the same
+ * schema, so the two cannot drift.
+ */
+export function ZodBody(schema: z.ZodType): ParameterDecorator {
+  return (target, key, index) => {
+    Body(new ZodValidationPipe(schema, 'body'))(target, key, index);
+    const [name, descriptor] = methodDescriptor(target, key);
+    ApiBody({ schema: openApiSchema(schema, 'input') })(target, name, descriptor);
+  };
+}
+
+/** The query string, validated and documented (one parameter per field) from one zod object. */
+export function ZodQuery(schema: z.ZodObject): ParameterDecorator {
+  return (target, key, index) => {
+    Query(new ZodValidationPipe(schema, 'query'))(target, key, index);
+    const [name, descriptor] = methodDescriptor(target, key);
+    for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      ApiQuery({ name: field, required: !fieldSchema.safeParse(undefined).success, schema: openApiSchema(fieldSchema, 'output') })(
+        target,
+        name,
+        descriptor,
+      );
+    }
+  };
+}
+
+/** Documents a success response by the zod schema of its body (none for 204). */
+export function ZodResponse(status: number, description: string, schema?: z.ZodType): MethodDecorator {
+  return applyDecorators(ApiResponse({ status, description, ...(schema ? { schema: openApiSchema(schema, 'output') } : {}) }));
+}

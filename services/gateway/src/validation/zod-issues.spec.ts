@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { fieldPath, parseWith } from './zod-issues';
+
+describe('validation messages', () => {
+  const schema = z
+    .object({
+      latency_mode: z.enum(['low', 'reduced', 'standard']).optional(),
+      reconnect_window: z.number().min(0).max(1800).optional(),
+      passthrough: z.string().max(255).optional(),
+      targets: z.array(z.object({ url: z.string() }).strict()).optional(),
+    })
+    .strict();
+
+  it.each([
+    [{ latency_mode: 'ultra' }, 'latency_mode: must be one of "low", "reduced", "standard"'],
+    [{ reconnect_window: 1801 }, 'reconnect_window: must be at most 1800'],
+    [{ reconnect_window: -1 }, 'reconnect_window: must be at least 0'],
+    [{ reconnect_window: '60' }, 'reconnect_window: must be a number, not a string'],
+    [{ passthrough: 'x'.repeat(256) }, 'passthrough: must be at most 255 characters'],
+    [{ targets: [{ url: 'rtmp://a' }, { url: 'rtmp://b', key: 'k' }] }, 'targets[1].key: is not a known field'],
+    [{ targets: [{}] }, 'targets[0].url: is required'],
+    [null, 'body: must be an object, not null'],
+  ])('%j → %s', (value, message) => {
+    expect(parseWith(schema, value, 'body')).toEqual({ ok: false, messages: [message] });
+  });
+
+  it('writes paths as a caller does', () => {
+    expect(fieldPath(['referrer', 'allowed_domains', 2])).toBe('referrer.allowed_domains[2]');
+    expect(fieldPath([0, 'a'])).toBe('[0].a');
+    expect(fieldPath([])).toBe('');
+  });
+});
