@@ -1,5 +1,6 @@
 import { PlatformConfig } from '@platform/config';
-import { DataSource, MixedList, EntitySchema } from 'typeorm';
+import { Client } from 'pg';
+import { DataSource, EntitySchema, MixedList } from 'typeorm';
 
 export interface ServiceDatabaseOptions {
   /** The Postgres schema the service owns; every one of its tables lives there. */
@@ -34,7 +35,7 @@ export async function openDatabase(config: PlatformConfig, options: ServiceDatab
   });
   await dataSource.initialize();
   try {
-    await migrate(dataSource, options.schema);
+    await migrate(dataSource, config.databaseUrl, options.schema);
   } catch (err) {
     await dataSource.destroy();
     throw err;
@@ -42,18 +43,22 @@ export async function openDatabase(config: PlatformConfig, options: ServiceDatab
   return dataSource;
 }
 
-async function migrate(dataSource: DataSource, schema: string): Promise<void> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
+/**
+ * The advisory lock lives on a connection of its own, outside the pool, so migrations
+ * can use the pool even when DATABASE_POOL_SIZE is 1.
+ */
+async function migrate(dataSource: DataSource, databaseUrl: string, schema: string): Promise<void> {
+  const lock = new Client({ connectionString: databaseUrl });
+  await lock.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
     try {
-      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await lock.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await dataSource.runMigrations({ transaction: 'each' });
     } finally {
-      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]);
+      await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]);
     }
   } finally {
-    await runner.release();
+    await lock.end();
   }
 }

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { pagingQuery } from '../validation/paging';
 import { dataOf, listOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
 
-/** Only the first 1000 phrases of a stream's vocabularies are used (spec §8), so one vocabulary holds at most that. */
+/** Mux's published API schema: 1 to 1000 phrases, each 1 to 32 characters (the live service checks the same). */
 export const MAX_PHRASES = 1000;
-export const MAX_PHRASE_LENGTH = 255;
+export const MAX_PHRASE_LENGTH = 32;
 export const MAX_NAME_LENGTH = 255;
 
 /** Spec 4.8 create and replace body. */
@@ -12,7 +12,7 @@ export const transcriptionVocabularyBody = z
   .object({
     name: z.string().max(MAX_NAME_LENGTH).optional(),
     phrases: z
-      .array(z.string().trim().min(1).max(MAX_PHRASE_LENGTH))
+      .array(z.string().min(1).max(MAX_PHRASE_LENGTH).refine((p) => p.trim() !== '', 'must not be empty'))
       .min(1)
       .max(MAX_PHRASES)
       .meta({ description: `Words, phrases or proper names to boost; 1 to ${MAX_PHRASES}, each 1 to ${MAX_PHRASE_LENGTH} characters` }),
