@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { SERVICES } from '../../libs/config/src/services';
-import { freePort } from './free-port';
+import { freePort } from '@platform/testing';
 
 export type E2eMode = 'embedded' | 'production';
 

@@ -3,7 +3,7 @@ import { decodeMessages, GrpcStatus } from '@platform/errors';
 import { closeEventBus } from '@platform/events';
 import { health } from '@platform/proto';
 import { bootstrap } from './main';
-import { freePort } from './testing/free-port';
+import { freePort } from '@platform/testing';
 import { grpcError, grpcTestClient } from './testing/grpc-test-client';
 import { createTestDatabase } from './testing/test-database';
 

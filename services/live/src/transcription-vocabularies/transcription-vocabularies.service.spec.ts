@@ -2,7 +2,7 @@ import { DomainError, ErrorCode } from '@platform/errors';
 import { unixSeconds } from '@platform/ids';
 import { live } from '@platform/proto';
 import { EntityManager } from 'typeorm';
-import { fakeUnitOfWork } from '../testing/fake-unit-of-work';
+import { fakeUnitOfWork } from '@platform/testing';
 import { TranscriptionVocabularyEntity, TranscriptionVocabularyFields } from './transcription-vocabulary.entity';
 import { TranscriptionVocabularyRepository } from './transcription-vocabulary.repository';
 import { TranscriptionVocabulariesService } from './transcription-vocabularies.service';

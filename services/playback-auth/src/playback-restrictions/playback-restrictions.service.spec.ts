@@ -2,7 +2,7 @@ import { DomainError, ErrorCode } from '@platform/errors';
 import { unixSeconds } from '@platform/ids';
 import { playbackAuth } from '@platform/proto';
 import { EntityManager } from 'typeorm';
-import { fakeUnitOfWork } from '../testing/fake-unit-of-work';
+import { fakeUnitOfWork } from '@platform/testing';
 import { PlaybackRestrictionEntity } from './playback-restriction.entity';
 import { PlaybackRestrictionRepository } from './playback-restriction.repository';
 import { PlaybackRestrictionsService } from './playback-restrictions.service';

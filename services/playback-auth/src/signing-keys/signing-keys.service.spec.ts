@@ -3,7 +3,7 @@ import Mux from '@mux/mux-node';
 import { DomainError, ErrorCode } from '@platform/errors';
 import { unixSeconds } from '@platform/ids';
 import { EntityManager } from 'typeorm';
-import { fakeUnitOfWork } from '../testing/fake-unit-of-work';
+import { fakeUnitOfWork } from '@platform/testing';
 import { SigningKeyEntity, SigningKeySummary } from './signing-key.entity';
 import { SigningKeyRepository } from './signing-key.repository';
 import { SigningKeysService } from './signing-keys.service';

@@ -1,0 +1,2 @@
+export * from './fake-unit-of-work';
+export * from './free-port';
