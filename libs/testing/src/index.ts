@@ -1,2 +1,3 @@
 export * from './fake-unit-of-work';
 export * from './free-port';
+export * from './rejection';

@@ -1,7 +1,8 @@
+import { rejection } from '@platform/testing';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
-import { DomainError, ErrorCode } from '@platform/errors';
+import { ErrorCode } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { DataSource, MigrationInterface } from 'typeorm';
@@ -25,15 +26,6 @@ interface OutboxRow {
 }
 
 const config: PlatformConfig = { ...loadConfig({}), databaseUrl: TEST_DATABASE_URL, databasePoolSize: 3 };
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 describe('playback-auth against Postgres', () => {
   let dataSource: DataSource;

@@ -1,8 +1,8 @@
-import { DomainError, ErrorCode } from '@platform/errors';
+import { ErrorCode } from '@platform/errors';
 import { unixSeconds } from '@platform/ids';
 import { live } from '@platform/proto';
 import { EntityManager } from 'typeorm';
-import { fakeUnitOfWork } from '@platform/testing';
+import { fakeUnitOfWork, rejection } from '@platform/testing';
 import { TranscriptionVocabularyEntity, TranscriptionVocabularyFields } from './transcription-vocabulary.entity';
 import { TranscriptionVocabularyRepository } from './transcription-vocabulary.repository';
 import { TranscriptionVocabulariesService } from './transcription-vocabularies.service';
@@ -60,15 +60,6 @@ function stored(repository: InMemoryVocabularies, id: string, fields: Partial<Tr
   const row: TranscriptionVocabularyEntity = { id, name: 'Old', phrases: ['old'], passthrough: 'old-pt', createdAt: at, updatedAt: at, ...fields };
   repository.rows.set(id, row);
   return structuredClone(row);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('TranscriptionVocabulariesService', () => {

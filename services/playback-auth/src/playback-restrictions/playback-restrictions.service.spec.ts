@@ -1,8 +1,8 @@
-import { DomainError, ErrorCode } from '@platform/errors';
+import { ErrorCode } from '@platform/errors';
 import { unixSeconds } from '@platform/ids';
 import { playbackAuth } from '@platform/proto';
 import { EntityManager } from 'typeorm';
-import { fakeUnitOfWork } from '@platform/testing';
+import { fakeUnitOfWork, rejection } from '@platform/testing';
 import { PlaybackRestrictionEntity } from './playback-restriction.entity';
 import { PlaybackRestrictionRepository } from './playback-restriction.repository';
 import { PlaybackRestrictionsService } from './playback-restrictions.service';
@@ -65,15 +65,6 @@ function stored(repository: InMemoryPlaybackRestrictions, id: string, allowedDom
   const row = { id, allowedDomains, allowNoReferrer: false, createdAt: at, updatedAt: at };
   repository.rows.set(id, row);
   return structuredClone(row);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
 }
 
 describe('PlaybackRestrictionsService', () => {
