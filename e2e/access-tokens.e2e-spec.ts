@@ -17,7 +17,7 @@ function createToken(permissions: string): { tokenId: string; tokenSecret: strin
 describe('access token permissions (spec 5)', () => {
   it('a video-only token works on video routes and is forbidden on system and deprecated signing-key routes', async () => {
     const video = createToken('video:write');
-    const restriction = await sdk(video).video.playbackRestrictions.create({ referrer: { allowed_domains: ['a.test'] } });
+    const restriction = await sdk(video).video.playbackRestrictions.create({ referrer: { allowed_domains: ['a.test'] }, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true } });
     expect(restriction.referrer.allowed_domains).toEqual(['a.test']);
     for (const p of ['/system/v1/signing-keys', '/video/v1/signing-keys']) {
       const res = await api('GET', p, { auth: video });

@@ -41,7 +41,7 @@ describe('lifecycle events (outbox → bus)', () => {
   const mux = sdk();
 
   it('writes one event per change, in order, and publishes them', async () => {
-    const r = await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: ['events.test'] } });
+    const r = await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: ['events.test'] }, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true } });
     await mux.video.playbackRestrictions.updateReferrer(r.id, { allowed_domains: ['*'], allow_no_referrer: true });
     await mux.video.playbackRestrictions.delete(r.id);
     const rows = await eventually(() => outboxRows('playback_auth', r.id), (rs) => rs.length === 3 && rs.every((x) => x.published_at));
@@ -61,7 +61,7 @@ describe('lifecycle events (outbox → bus)', () => {
     const key = await mux.system.signingKeys.create();
     const rows = await eventually(() => outboxRows('playback_auth', key.id), (rs) => rs.length === 1 && !!rs[0].published_at);
     expect(rows[0].topic).toBe('system.signing_key.created.v1');
-    expect(JSON.stringify(rows[0].payload)).not.toContain(key.private_key.slice(20, 60));
+    expect(JSON.stringify(rows[0].payload)).not.toContain(key.private_key!.slice(20, 60));
   });
 
   it('writes vocabulary events in the live service', async () => {

@@ -6,6 +6,7 @@ describe('playback restrictions (spec 2.7, 4.7)', () => {
   it('creates, reads, replaces the referrer list and deletes', async () => {
     const created = await mux.video.playbackRestrictions.create({
       referrer: { allowed_domains: ['example.com', '*.Example.org'], allow_no_referrer: true },
+      user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true },
     });
     expect(created.id).toBeTruthy();
     expect(created.created_at).toMatch(/^\d+$/);
@@ -26,7 +27,7 @@ describe('playback restrictions (spec 2.7, 4.7)', () => {
   });
 
   it('defaults allow_no_referrer to false and accepts an empty deny-all list', async () => {
-    const r = await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: [] } });
+    const r = await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: [] }, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true } });
     expect(r.referrer).toEqual({ allowed_domains: [], allow_no_referrer: false });
   });
 

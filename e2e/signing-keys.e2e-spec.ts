@@ -15,7 +15,7 @@ describe('signing keys (spec 2.4, 4.1)', () => {
     expect(key.id).toMatch(/^[0-9A-Za-z]{1,255}$/);
     expect(key.created_at).toMatch(/^\d{10}$/);
     expect(Math.abs(Number(key.created_at) - Date.now() / 1000)).toBeLessThan(120);
-    const privateKey = privateKeyOf(key.private_key);
+    const privateKey = privateKeyOf(key.private_key!);
     expect(privateKey.asymmetricKeyType).toBe('rsa');
     expect(privateKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
     // usable for RS256

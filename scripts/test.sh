@@ -21,6 +21,8 @@ infra_pid=$!
 
 echo "== build"
 npm run build --silent
+echo "== type-check of every file, tests included"
+npx tsc -p scripts/tsconfig.typecheck.json
 echo "== generated proto code is up to date"
 bash scripts/proto.sh --check
 

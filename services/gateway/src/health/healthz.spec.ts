@@ -13,7 +13,7 @@ describe('GET /healthz', () => {
   afterAll(() => gw.stop());
   beforeEach(() => {
     for (const name of ALL) gw.health[name as keyof typeof gw.health].check.mockReturnValue(of({ status: SERVING }));
-    gw.database.query.mockResolvedValue([{}]);
+    gw.database.query.mockResolvedValue([{ '?column?': 1 }]);
   });
 
   it('is 200 ok, without credentials, when every service serves and the database answers', async () => {
