@@ -32,7 +32,7 @@ describe('playback restrictions (spec 2.7, 4.7)', () => {
   });
 
   it('lists with total_row_count, page and limit', async () => {
-    for (let i = 0; i < 3; i++) await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: [`site${i}.test`] } });
+    for (let i = 0; i < 3; i++) await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: [`site${i}.test`] }, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true } });
     const page = await api('GET', '/video/v1/playback-restrictions?limit=2&page=1');
     expect(page.status).toBe(200);
     expect(page.body.limit).toBe(2);
