@@ -24,7 +24,12 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
     const res = await api('GET', '/openapi.json', { auth: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
-    for (const path of ['/system/v1/signing-keys', '/video/v1/playback-restrictions/{PLAYBACK_RESTRICTION_ID}/referrer', '/video/v1/transcription-vocabularies']) {
+    for (const path of [
+      '/system/v1/signing-keys',
+      '/video/v1/playback-restrictions/{PLAYBACK_RESTRICTION_ID}/referrer',
+      '/video/v1/playback-restrictions/{PLAYBACK_RESTRICTION_ID}/user_agent',
+      '/video/v1/transcription-vocabularies',
+    ]) {
       const found = Object.keys(res.body.paths).some((p) => p.replace(/\{[^}]+\}/g, '{}') === path.replace(/\{[^}]+\}/g, '{}'));
       expect(found).toBe(true);
     }

@@ -54,7 +54,11 @@ describe('lifecycle events (outbox → bus)', () => {
       expect(row.published_at).not.toBeNull();
       expect(row.payload.object).toEqual({ type: 'playback_restriction', id: r.id });
     }
-    expect(rows[1].payload.data).toMatchObject({ id: r.id, referrer: { allowed_domains: ['*'], allow_no_referrer: true } });
+    expect(rows[1].payload.data).toMatchObject({
+      id: r.id,
+      referrer: { allowed_domains: ['*'], allow_no_referrer: true },
+      user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true },
+    });
   });
 
   it('never puts a private key in a signing key event', async () => {

@@ -69,6 +69,28 @@ describe('playback-auth against Postgres', () => {
       )) as Array<{ table_name: string }>;
       expect(tables.map((t) => t.table_name)).toEqual(["migrations", "outbox", "playback_restrictions", "processed_events", "signing_keys"]);
     });
+
+    it('adds the user-agent columns as NOT NULL booleans defaulting to true, so older rows read as Mux defaults', async () => {
+      const columns = (await dataSource.query(
+        `SELECT "column_name", "data_type", "is_nullable", "column_default" FROM information_schema.columns
+          WHERE "table_schema" = 'playback_auth' AND "table_name" = 'playback_restrictions' AND "column_name" LIKE '%user_agent'
+          ORDER BY "column_name"`,
+      )) as Array<Record<string, string>>;
+      expect(columns).toEqual([
+        { column_name: 'allow_high_risk_user_agent', data_type: 'boolean', is_nullable: 'NO', column_default: 'true' },
+        { column_name: 'allow_no_user_agent', data_type: 'boolean', is_nullable: 'NO', column_default: 'true' },
+      ]);
+
+      // a row written as before the migration, without the new columns
+      const id = newId();
+      await dataSource.query(
+        `INSERT INTO "playback_auth"."playback_restrictions" ("id", "allowed_domains", "allow_no_referrer", "created_at", "updated_at")
+          VALUES ($1, ARRAY['old.test'], false, now(), now())`,
+        [id],
+      );
+      const service = new PlaybackRestrictionsService(new PlaybackRestrictionRepository(dataSource), unitOfWork);
+      expect((await service.get(id)).user_agent).toEqual({ allow_no_user_agent: true, allow_high_risk_user_agent: true });
+    });
   });
 
   describe('signing keys', () => {
@@ -117,12 +139,16 @@ describe('playback-auth against Postgres', () => {
   });
 
   describe('playback restrictions', () => {
-    it('create, get, list, replace the referrer, delete, with an outbox row per change', async () => {
+    it('create, get, list, replace the referrer, replace the user-agent rule, delete, with an outbox row per change', async () => {
       const service = new PlaybackRestrictionsService(new PlaybackRestrictionRepository(dataSource), unitOfWork);
       const before = (await service.list({ limit: 1, page: 1 })).total_row_count;
 
-      const created = await service.create({ referrer: { allowed_domains: ['Example.com', '*.example.org', 'example.com'], allow_no_referrer: true } });
+      const created = await service.create({
+        referrer: { allowed_domains: ['Example.com', '*.example.org', 'example.com'], allow_no_referrer: true },
+        user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: true },
+      });
       expect(created.referrer).toEqual({ allowed_domains: ['example.com', '*.example.org'], allow_no_referrer: true });
+      expect(created.user_agent).toEqual({ allow_no_user_agent: false, allow_high_risk_user_agent: true });
       expect(await service.get(created.id)).toEqual(created);
       const listed = await service.list({ limit: 1, page: 1 });
       expect(listed).toEqual({ items: [created], total_row_count: before + 1 });
@@ -131,6 +157,18 @@ describe('playback-auth against Postgres', () => {
       expect(updated).toEqual({ ...created, updated_at: updated.updated_at, referrer: { allowed_domains: ['*'], allow_no_referrer: false } });
       expect(updated.updated_at).toBeGreaterThanOrEqual(created.updated_at);
       expect(await service.get(created.id)).toEqual(updated);
+
+      const agentUpdated = await service.updateUserAgent({ id: created.id, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: false } });
+      expect(agentUpdated).toEqual({ ...updated, updated_at: agentUpdated.updated_at, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: false } });
+      expect(agentUpdated.updated_at).toBeGreaterThanOrEqual(updated.updated_at);
+      expect(await service.get(created.id)).toEqual(agentUpdated);
+      const [row] = (await dataSource.query(
+        'SELECT "allow_no_user_agent", "allow_high_risk_user_agent", "updated_at" FROM "playback_auth"."playback_restrictions" WHERE "id" = $1',
+        [created.id],
+      )) as Array<{ allow_no_user_agent: boolean; allow_high_risk_user_agent: boolean; updated_at: Date }>;
+      expect(row).toEqual({ allow_no_user_agent: true, allow_high_risk_user_agent: false, updated_at: expect.any(Date) });
+      expect(Math.floor(row.updated_at.getTime() / 1000)).toBe(agentUpdated.updated_at);
+      expect((await rejection(service.updateUserAgent({ id: newId(), user_agent: undefined }))).code).toBe(ErrorCode.NOT_FOUND);
 
       await service.delete(created.id);
       expect((await rejection(service.get(created.id))).code).toBe(ErrorCode.NOT_FOUND);
@@ -141,13 +179,11 @@ describe('playback-auth against Postgres', () => {
       expect(events.map((e) => e.topic)).toEqual([
         'video.playback_restriction.created.v1',
         'video.playback_restriction.updated.v1',
+        'video.playback_restriction.updated.v1',
         'video.playback_restriction.deleted.v1',
       ]);
-      expect(events.map((e) => e.payload.data)).toEqual([
-        { id: created.id, created_at: String(created.created_at), updated_at: String(created.updated_at), referrer: created.referrer },
-        { id: created.id, created_at: String(created.created_at), updated_at: String(updated.updated_at), referrer: updated.referrer },
-        { id: created.id, created_at: String(created.created_at), updated_at: String(updated.updated_at), referrer: updated.referrer },
-      ]);
+      const data = (r: typeof created) => ({ id: created.id, created_at: String(created.created_at), updated_at: String(r.updated_at), referrer: r.referrer, user_agent: r.user_agent });
+      expect(events.map((e) => e.payload.data)).toEqual([data(created), data(updated), data(agentUpdated), data(agentUpdated)]);
     });
 
     it('lists newest first and pages by whole pages', async () => {
@@ -158,7 +194,15 @@ describe('playback-auth against Postgres', () => {
       await unitOfWork.run(async (manager) => {
         for (const [i, id] of ids.entries()) {
           const at = new Date(base + i);
-          await repository.insert(manager, { id, allowedDomains: [`site${i}.test`], allowNoReferrer: false, createdAt: at, updatedAt: at });
+          await repository.insert(manager, {
+            id,
+            allowedDomains: [`site${i}.test`],
+            allowNoReferrer: false,
+            allowNoUserAgent: true,
+            allowHighRiskUserAgent: true,
+            createdAt: at,
+            updatedAt: at,
+          });
         }
       });
       expect((await service.list({ limit: 3, page: 1 })).items.map((r) => r.id)).toEqual([...ids].reverse());
@@ -169,7 +213,7 @@ describe('playback-auth against Postgres', () => {
       const repository = new PlaybackRestrictionRepository(dataSource);
       const id = newId();
       const now = new Date();
-      const restriction = { id, allowedDomains: ['a.test'], allowNoReferrer: false, createdAt: now, updatedAt: now };
+      const restriction = { id, allowedDomains: ['a.test'], allowNoReferrer: false, allowNoUserAgent: true, allowHighRiskUserAgent: true, createdAt: now, updatedAt: now };
 
       // the work fails after its write and its event
       await expect(

@@ -37,8 +37,21 @@ describe('GET /openapi.json (generated from the controllers and their zod schema
     expect(create.additionalProperties).toBe(false);
     expect(create.properties.referrer.properties.allowed_domains).toMatchObject({ type: 'array', maxItems: 10, items: { type: 'string' } });
     expect(create.properties.referrer.properties.allow_no_referrer).toMatchObject({ type: 'boolean', default: false });
+    expect(create.properties.user_agent).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { allow_no_user_agent: { type: 'boolean', default: true }, allow_high_risk_user_agent: { type: 'boolean', default: true } },
+    });
     const referrer = doc.paths['/video/v1/playback-restrictions/{PLAYBACK_RESTRICTION_ID}/referrer'].put.requestBody.content['application/json'].schema;
     expect(referrer.required).toEqual(['allowed_domains']);
+    const userAgentPut = doc.paths['/video/v1/playback-restrictions/{PLAYBACK_RESTRICTION_ID}/user_agent'].put;
+    const userAgent = userAgentPut.requestBody.content['application/json'].schema;
+    expect(userAgent.required).toBeUndefined();
+    expect(userAgent.additionalProperties).toBe(false);
+    expect(Object.keys(userAgent.properties).sort()).toEqual(['allow_high_risk_user_agent', 'allow_no_user_agent']);
+    const restriction = userAgentPut.responses['200'].content['application/json'].schema.properties.data;
+    expect(restriction.required.sort()).toEqual(['created_at', 'id', 'referrer', 'updated_at', 'user_agent']);
+    expect(restriction.properties.user_agent.required.sort()).toEqual(['allow_high_risk_user_agent', 'allow_no_user_agent']);
     const vocabulary = doc.paths['/video/v1/transcription-vocabularies'].post.requestBody.content['application/json'].schema;
     expect(vocabulary.required).toEqual(['phrases']);
     expect(vocabulary.properties.phrases).toMatchObject({ type: 'array', minItems: 1, maxItems: 1000 });

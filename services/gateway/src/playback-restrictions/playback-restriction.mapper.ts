@@ -11,5 +11,9 @@ export function toPlaybackRestriction(r: playbackAuth.PlaybackRestriction): Play
       allowed_domains: [...(r.referrer?.allowed_domains ?? [])],
       allow_no_referrer: r.referrer?.allow_no_referrer ?? false,
     },
+    user_agent: {
+      allow_no_user_agent: r.user_agent?.allow_no_user_agent ?? false,
+      allow_high_risk_user_agent: r.user_agent?.allow_high_risk_user_agent ?? false,
+    },
   };
 }

@@ -13,6 +13,8 @@ import {
   playbackRestrictionResponse,
   ReferrerInput,
   referrerInput,
+  UserAgentInput,
+  userAgentInput,
 } from './playback-restrictions.schemas';
 
 export const PLAYBACK_RESTRICTIONS_CLIENT = Symbol('PlaybackRestrictionsServiceClient');
@@ -27,7 +29,8 @@ export class PlaybackRestrictionsController {
   @ApiOperation({ summary: 'Create a playback restriction' })
   @ZodResponse(201, 'The new restriction', playbackRestrictionResponse)
   async create(@ZodBody(createPlaybackRestrictionBody) body: CreatePlaybackRestrictionBody) {
-    return { data: toPlaybackRestriction(await firstValueFrom(this.restrictions.createPlaybackRestriction({ referrer: body.referrer }))) };
+    const request = { referrer: body.referrer, user_agent: body.user_agent };
+    return { data: toPlaybackRestriction(await firstValueFrom(this.restrictions.createPlaybackRestriction(request))) };
   }
 
   @Get()
@@ -58,5 +61,12 @@ export class PlaybackRestrictionsController {
   @ZodResponse(200, 'The updated restriction', playbackRestrictionResponse)
   async updateReferrer(@Param('PLAYBACK_RESTRICTION_ID') id: string, @ZodBody(referrerInput) referrer: ReferrerInput) {
     return { data: toPlaybackRestriction(await firstValueFrom(this.restrictions.updateReferrer({ id, referrer }))) };
+  }
+
+  @Put(':PLAYBACK_RESTRICTION_ID/user_agent')
+  @ApiOperation({ summary: 'Replace the user-agent rule of a playback restriction' })
+  @ZodResponse(200, 'The updated restriction', playbackRestrictionResponse)
+  async updateUserAgent(@Param('PLAYBACK_RESTRICTION_ID') id: string, @ZodBody(userAgentInput) userAgent: UserAgentInput) {
+    return { data: toPlaybackRestriction(await firstValueFrom(this.restrictions.updateUserAgent({ id, user_agent: userAgent }))) };
   }
 }

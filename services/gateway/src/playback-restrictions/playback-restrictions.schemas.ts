@@ -21,19 +21,31 @@ export const referrerInput = z
   })
   .strict();
 
-/** The SDK's types ask for `user_agent` on create; it is not in the spec, so it is accepted and ignored. */
-const userAgentInput = z
-  .object({ allow_no_user_agent: z.boolean().optional(), allow_high_risk_user_agent: z.boolean().optional() })
-  .strict()
-  .meta({ description: 'Accepted for SDK compatibility; not applied' });
+/**
+ * Mux's `user_agent` rule (not in spec 000; the SDK sends and reads it). Mux documents both
+ * flags as defaulting to true, on create and on PUT …/user_agent alike.
+ */
+export const userAgentInput = z
+  .object({
+    allow_no_user_agent: z.boolean().default(true).meta({ description: 'Allow requests without a User-Agent header' }),
+    allow_high_risk_user_agent: z.boolean().default(true).meta({ description: 'Allow user agents classed as high risk' }),
+  })
+  .strict();
 
-export const createPlaybackRestrictionBody = z.object({ referrer: referrerInput, user_agent: userAgentInput.optional() }).strict();
+export const createPlaybackRestrictionBody = z
+  .object({
+    referrer: referrerInput,
+    // left out, or `{}`: both flags take their defaults
+    user_agent: userAgentInput.prefault({}),
+  })
+  .strict();
 
 export const playbackRestrictionSchema = z.object({
   id: z.string(),
   created_at: unixSecondsSchema,
   updated_at: unixSecondsSchema,
   referrer: z.object({ allowed_domains: z.array(z.string()), allow_no_referrer: z.boolean() }),
+  user_agent: z.object({ allow_no_user_agent: z.boolean(), allow_high_risk_user_agent: z.boolean() }),
 });
 
 export const playbackRestrictionListQuery = pagingQuery();
@@ -47,5 +59,6 @@ export const playbackRestrictionListResponse = z.object({
 });
 
 export type ReferrerInput = z.output<typeof referrerInput>;
+export type UserAgentInput = z.output<typeof userAgentInput>;
 export type CreatePlaybackRestrictionBody = z.output<typeof createPlaybackRestrictionBody>;
 export type PlaybackRestrictionBody = z.infer<typeof playbackRestrictionSchema>;

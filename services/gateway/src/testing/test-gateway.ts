@@ -60,6 +60,7 @@ export class TestGateway {
     'listPlaybackRestrictions',
     'deletePlaybackRestriction',
     'updateReferrer',
+    'updateUserAgent',
   ]);
   readonly vocabularies = mockClient<live.TranscriptionVocabulariesServiceClient>([
     'createTranscriptionVocabulary',

@@ -13,6 +13,12 @@ export class PlaybackRestrictionEntity {
   @Column({ name: 'allow_no_referrer', type: 'boolean' })
   allowNoReferrer!: boolean;
 
+  @Column({ name: 'allow_no_user_agent', type: 'boolean' })
+  allowNoUserAgent!: boolean;
+
+  @Column({ name: 'allow_high_risk_user_agent', type: 'boolean' })
+  allowHighRiskUserAgent!: boolean;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -7,7 +7,8 @@ export function toPlaybackRestrictionMessage(r: PlaybackRestrictionEntity): play
     id: r.id,
     created_at: Number(unixSeconds(r.createdAt)),
     updated_at: Number(unixSeconds(r.updatedAt)),
-    referrer: { allowed_domains: [...r.allowedDomains], allow_no_referrer: r.allowNoReferrer },
+    referrer: referrerOf(r),
+    user_agent: userAgentOf(r),
   };
 }
 
@@ -17,6 +18,7 @@ export type PlaybackRestrictionEventData = {
   created_at: string;
   updated_at: string;
   referrer: { allowed_domains: string[]; allow_no_referrer: boolean };
+  user_agent: { allow_no_user_agent: boolean; allow_high_risk_user_agent: boolean };
 };
 
 export function toPlaybackRestrictionEventData(r: PlaybackRestrictionEntity): PlaybackRestrictionEventData {
@@ -24,6 +26,15 @@ export function toPlaybackRestrictionEventData(r: PlaybackRestrictionEntity): Pl
     id: r.id,
     created_at: unixSeconds(r.createdAt),
     updated_at: unixSeconds(r.updatedAt),
-    referrer: { allowed_domains: [...r.allowedDomains], allow_no_referrer: r.allowNoReferrer },
+    referrer: referrerOf(r),
+    user_agent: userAgentOf(r),
   };
+}
+
+function referrerOf(r: PlaybackRestrictionEntity): playbackAuth.ReferrerRule {
+  return { allowed_domains: [...r.allowedDomains], allow_no_referrer: r.allowNoReferrer };
+}
+
+function userAgentOf(r: PlaybackRestrictionEntity): playbackAuth.UserAgentRule {
+  return { allow_no_user_agent: r.allowNoUserAgent, allow_high_risk_user_agent: r.allowHighRiskUserAgent };
 }

@@ -26,4 +26,8 @@ export class PlaybackRestrictionsGrpcController implements playbackAuth.Playback
   updateReferrer(request: playbackAuth.UpdateReferrerRequest): Promise<playbackAuth.PlaybackRestriction> {
     return this.restrictions.updateReferrer(request);
   }
+
+  updateUserAgent(request: playbackAuth.UpdateUserAgentRequest): Promise<playbackAuth.PlaybackRestriction> {
+    return this.restrictions.updateUserAgent(request);
+  }
 }

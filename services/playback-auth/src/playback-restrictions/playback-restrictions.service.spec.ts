@@ -40,6 +40,19 @@ class InMemoryPlaybackRestrictions implements Pick<PlaybackRestrictionRepository
     return structuredClone(row);
   }
 
+  async replaceUserAgent(
+    manager: EntityManager,
+    id: string,
+    rule: Pick<PlaybackRestrictionEntity, 'allowNoUserAgent' | 'allowHighRiskUserAgent'>,
+    updatedAt: Date,
+  ): Promise<PlaybackRestrictionEntity | null> {
+    this.managers.push(manager);
+    const row = this.rows.get(id);
+    if (!row) return null;
+    Object.assign(row, { allowNoUserAgent: rule.allowNoUserAgent, allowHighRiskUserAgent: rule.allowHighRiskUserAgent, updatedAt });
+    return structuredClone(row);
+  }
+
   async delete(manager: EntityManager, id: string): Promise<PlaybackRestrictionEntity | null> {
     this.managers.push(manager);
     const row = this.rows.get(id);
@@ -55,27 +68,39 @@ function setup() {
   return { service, repository, manager, events };
 }
 
-const create = (allowed_domains: string[], allow_no_referrer = false): playbackAuth.CreatePlaybackRestrictionRequest => ({
+const create = (
+  allowed_domains: string[],
+  allow_no_referrer = false,
+  user_agent?: playbackAuth.UserAgentRule,
+): playbackAuth.CreatePlaybackRestrictionRequest => ({
   referrer: { allowed_domains, allow_no_referrer },
+  user_agent,
 });
+
+/** Mux's defaults, what a restriction gets when no user-agent rule was sent. */
+const DEFAULT_USER_AGENT = { allow_no_user_agent: true, allow_high_risk_user_agent: true };
 
 /** A stored restriction created on 2024-01-01, so that any change now moves updated_at. */
 function stored(repository: InMemoryPlaybackRestrictions, id: string, allowedDomains: string[], day = 1): PlaybackRestrictionEntity {
   const at = new Date(Date.UTC(2024, 0, day));
-  const row = { id, allowedDomains, allowNoReferrer: false, createdAt: at, updatedAt: at };
+  const row = { id, allowedDomains, allowNoReferrer: false, allowNoUserAgent: true, allowHighRiskUserAgent: true, createdAt: at, updatedAt: at };
   repository.rows.set(id, row);
   return structuredClone(row);
 }
 
 describe('PlaybackRestrictionsService', () => {
   describe('create', () => {
-    it('stores the rule and returns the restriction with Unix-second timestamps', async () => {
+    it('stores both rules and returns the restriction with Unix-second timestamps', async () => {
       const { service, repository, manager } = setup();
-      const created = await service.create(create(['example.com', '*.example.org'], true));
+      const created = await service.create(
+        create(['example.com', '*.example.org'], true, { allow_no_user_agent: false, allow_high_risk_user_agent: true }),
+      );
 
       const row = repository.rows.get(created.id)!;
       expect(row.allowedDomains).toEqual(['example.com', '*.example.org']);
       expect(row.allowNoReferrer).toBe(true);
+      expect(row.allowNoUserAgent).toBe(false);
+      expect(row.allowHighRiskUserAgent).toBe(true);
       expect(row.updatedAt).toEqual(row.createdAt);
       expect(repository.managers).toEqual([manager]);
       expect(created).toEqual({
@@ -83,13 +108,35 @@ describe('PlaybackRestrictionsService', () => {
         created_at: Number(unixSeconds(row.createdAt)),
         updated_at: Number(unixSeconds(row.createdAt)),
         referrer: { allowed_domains: ['example.com', '*.example.org'], allow_no_referrer: true },
+        user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: true },
       });
       expect(created.id).toMatch(/^[0-9A-Za-z]{32}$/);
     });
 
+    it.each([
+      ['both false', { allow_no_user_agent: false, allow_high_risk_user_agent: false }],
+      ['only allow_no_user_agent', { allow_no_user_agent: true, allow_high_risk_user_agent: false }],
+      ['only allow_high_risk_user_agent', { allow_no_user_agent: false, allow_high_risk_user_agent: true }],
+    ])('keeps a user-agent rule with %s as sent', async (_name, userAgent) => {
+      const { service, repository } = setup();
+      const created = await service.create(create(['a.com'], false, userAgent));
+      expect(created.user_agent).toEqual(userAgent);
+      expect(repository.rows.get(created.id)).toMatchObject({
+        allowNoUserAgent: userAgent.allow_no_user_agent,
+        allowHighRiskUserAgent: userAgent.allow_high_risk_user_agent,
+      });
+    });
+
+    it('gives a restriction without a user-agent rule Mux’s defaults, both true', async () => {
+      const { service, repository } = setup();
+      const created = await service.create(create(['a.com']));
+      expect(created.user_agent).toEqual(DEFAULT_USER_AGENT);
+      expect(repository.rows.get(created.id)).toMatchObject({ allowNoUserAgent: true, allowHighRiskUserAgent: true });
+    });
+
     it('emits video.playback_restriction.created with the restriction as the REST API shows it', async () => {
       const { service, repository, events } = setup();
-      const created = await service.create(create(['a.com']));
+      const created = await service.create(create(['a.com'], false, { allow_no_user_agent: true, allow_high_risk_user_agent: false }));
       const row = repository.rows.get(created.id)!;
       expect(events).toEqual([
         {
@@ -100,6 +147,7 @@ describe('PlaybackRestrictionsService', () => {
             created_at: unixSeconds(row.createdAt),
             updated_at: unixSeconds(row.updatedAt),
             referrer: { allowed_domains: ['a.com'], allow_no_referrer: false },
+            user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: false },
           },
         },
       ]);
@@ -144,7 +192,7 @@ describe('PlaybackRestrictionsService', () => {
 
     it('rejects a request without a referrer rule', async () => {
       const { service, repository } = setup();
-      const error = await rejection(service.create({ referrer: undefined }));
+      const error = await rejection(service.create({ referrer: undefined, user_agent: DEFAULT_USER_AGENT }));
       expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
       expect(error.messages).toEqual(['referrer: is required']);
       expect(repository.rows.size).toBe(0);
@@ -160,6 +208,7 @@ describe('PlaybackRestrictionsService', () => {
         created_at: 1704067200,
         updated_at: 1704067200,
         referrer: { allowed_domains: ['a.com'], allow_no_referrer: false },
+        user_agent: DEFAULT_USER_AGENT,
       });
     });
 
@@ -181,7 +230,15 @@ describe('PlaybackRestrictionsService', () => {
       const page2 = await service.list({ limit: 2, page: 2 });
       expect(page2).toEqual({
         total_row_count: 3,
-        items: [{ id: 'r1', created_at: 1704067200, updated_at: 1704067200, referrer: { allowed_domains: ['a.com'], allow_no_referrer: false } }],
+        items: [
+          {
+            id: 'r1',
+            created_at: 1704067200,
+            updated_at: 1704067200,
+            referrer: { allowed_domains: ['a.com'], allow_no_referrer: false },
+            user_agent: DEFAULT_USER_AGENT,
+          },
+        ],
       });
       expect(await service.list({ limit: 2, page: 3 })).toEqual({ items: [], total_row_count: 3 });
     });
@@ -219,6 +276,7 @@ describe('PlaybackRestrictionsService', () => {
         created_at: 1704067200,
         updated_at: Number(unixSeconds(row.updatedAt)),
         referrer: { allowed_domains: ['c.com'], allow_no_referrer: false },
+        user_agent: DEFAULT_USER_AGENT,
       });
       expect(events).toEqual([
         {
@@ -229,6 +287,7 @@ describe('PlaybackRestrictionsService', () => {
             created_at: '1704067200',
             updated_at: unixSeconds(row.updatedAt),
             referrer: { allowed_domains: ['c.com'], allow_no_referrer: false },
+            user_agent: DEFAULT_USER_AGENT,
           },
         },
       ]);
@@ -252,6 +311,59 @@ describe('PlaybackRestrictionsService', () => {
     });
   });
 
+  describe('updateUserAgent', () => {
+    it('replaces the whole rule, keeps the referrer, bumps updated_at and emits video.playback_restriction.updated', async () => {
+      const { service, repository, events, manager } = setup();
+      stored(repository, 'r1', ['a.com']);
+
+      const updated = await service.updateUserAgent({ id: 'r1', user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: true } });
+
+      const row = repository.rows.get('r1')!;
+      expect(row).toMatchObject({ allowedDomains: ['a.com'], allowNoReferrer: false, allowNoUserAgent: false, allowHighRiskUserAgent: true });
+      expect(row.createdAt).toEqual(new Date(Date.UTC(2024, 0, 1)));
+      expect(row.updatedAt.getTime()).toBeGreaterThan(row.createdAt.getTime());
+      expect(Math.abs(row.updatedAt.getTime() - Date.now())).toBeLessThan(60_000);
+      expect(repository.managers).toEqual([manager]);
+      expect(updated).toEqual({
+        id: 'r1',
+        created_at: 1704067200,
+        updated_at: Number(unixSeconds(row.updatedAt)),
+        referrer: { allowed_domains: ['a.com'], allow_no_referrer: false },
+        user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: true },
+      });
+      expect(events).toEqual([
+        {
+          type: 'video.playback_restriction.updated',
+          object: { type: 'playback_restriction', id: 'r1' },
+          data: {
+            id: 'r1',
+            created_at: '1704067200',
+            updated_at: unixSeconds(row.updatedAt),
+            referrer: { allowed_domains: ['a.com'], allow_no_referrer: false },
+            user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: true },
+          },
+        },
+      ]);
+    });
+
+    it('sets both flags back to the defaults when the request carries no rule', async () => {
+      const { service, repository } = setup();
+      stored(repository, 'r1', ['a.com']);
+      Object.assign(repository.rows.get('r1')!, { allowNoUserAgent: false, allowHighRiskUserAgent: false });
+      const updated = await service.updateUserAgent({ id: 'r1', user_agent: undefined });
+      expect(updated.user_agent).toEqual(DEFAULT_USER_AGENT);
+      expect(repository.rows.get('r1')).toMatchObject({ allowNoUserAgent: true, allowHighRiskUserAgent: true });
+    });
+
+    it('answers NOT_FOUND for an unknown id and emits nothing', async () => {
+      const { service, events } = setup();
+      const error = await rejection(service.updateUserAgent({ id: 'nope', user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: false } }));
+      expect(error.code).toBe(ErrorCode.NOT_FOUND);
+      expect(error.messages).toEqual(['Playback restriction not found']);
+      expect(events).toEqual([]);
+    });
+  });
+
   describe('delete', () => {
     it('removes the restriction and emits video.playback_restriction.deleted with it as it was', async () => {
       const { service, repository, events } = setup();
@@ -268,7 +380,13 @@ describe('PlaybackRestrictionsService', () => {
         {
           type: 'video.playback_restriction.deleted',
           object: { type: 'playback_restriction', id: 'r1' },
-          data: { id: 'r1', created_at: '1704067200', updated_at: '1704067200', referrer: { allowed_domains: ['a.com'], allow_no_referrer: false } },
+          data: {
+            id: 'r1',
+            created_at: '1704067200',
+            updated_at: '1704067200',
+            referrer: { allowed_domains: ['a.com'], allow_no_referrer: false },
+            user_agent: DEFAULT_USER_AGENT,
+          },
         },
       ]);
     });

@@ -7,6 +7,7 @@ import { PlaybackRestrictionEntity } from './playback-restriction.entity';
 import { toPlaybackRestrictionEventData, toPlaybackRestrictionMessage } from './playback-restriction.mapper';
 import { PlaybackRestrictionRepository } from './playback-restriction.repository';
 import { normalizeAllowedDomains } from './referrer-rule';
+import { userAgentRuleOrDefault } from './user-agent-rule';
 
 const DEFAULT_LIMIT = 25;
 
@@ -19,8 +20,9 @@ export const PLAYBACK_RESTRICTION_EVENTS = {
 type RuleInput = playbackAuth.ReferrerRule | null | undefined;
 
 /**
- * Playback restrictions (spec 2.7, 4.7): referrer allow-lists. The gateway validates
- * requests first; the rules are checked again here so no caller can store a bad rule.
+ * Playback restrictions (spec 2.7, 4.7): referrer allow-lists, plus Mux's user-agent rule.
+ * The gateway validates requests first; the rules are checked again here so no caller can
+ * store a bad rule.
  */
 @Injectable()
 export class PlaybackRestrictionsService {
@@ -32,7 +34,7 @@ export class PlaybackRestrictionsService {
   async create(request: playbackAuth.CreatePlaybackRestrictionRequest): Promise<playbackAuth.PlaybackRestriction> {
     const rule = validRule(request.referrer, 'referrer');
     const now = new Date();
-    const restriction: PlaybackRestrictionEntity = { id: newId(), ...rule, createdAt: now, updatedAt: now };
+    const restriction: PlaybackRestrictionEntity = { id: newId(), ...rule, ...userAgentColumns(request.user_agent), createdAt: now, updatedAt: now };
     await this.unitOfWork.run(async (manager, emit) => {
       await this.restrictions.insert(manager, restriction);
       emitChange(emit, PLAYBACK_RESTRICTION_EVENTS.created, restriction);
@@ -65,6 +67,21 @@ export class PlaybackRestrictionsService {
     return toPlaybackRestrictionMessage(updated);
   }
 
+  /**
+   * PUT …/user_agent: the new rule fully replaces the old one. The gateway has already given
+   * omitted flags their defaults (proto3 cannot tell an omitted bool from false).
+   */
+  async updateUserAgent(request: playbackAuth.UpdateUserAgentRequest): Promise<playbackAuth.PlaybackRestriction> {
+    const rule = userAgentColumns(request.user_agent);
+    const updated = await this.unitOfWork.run(async (manager, emit) => {
+      const restriction = await this.restrictions.replaceUserAgent(manager, request.id, rule, new Date());
+      if (!restriction) throw notFound();
+      emitChange(emit, PLAYBACK_RESTRICTION_EVENTS.updated, restriction);
+      return restriction;
+    });
+    return toPlaybackRestrictionMessage(updated);
+  }
+
   async delete(id: string): Promise<void> {
     await this.unitOfWork.run(async (manager, emit) => {
       const restriction = await this.restrictions.delete(manager, id);
@@ -85,6 +102,11 @@ function validRule(rule: RuleInput, at: 'referrer' | ''): Pick<PlaybackRestricti
     allowedDomains: normalizeAllowedDomains(rule.allowed_domains ?? [], field('allowed_domains')),
     allowNoReferrer: rule.allow_no_referrer === true,
   };
+}
+
+function userAgentColumns(rule: playbackAuth.UserAgentRule | null | undefined): Pick<PlaybackRestrictionEntity, 'allowNoUserAgent' | 'allowHighRiskUserAgent'> {
+  const { allow_no_user_agent, allow_high_risk_user_agent } = userAgentRuleOrDefault(rule);
+  return { allowNoUserAgent: allow_no_user_agent, allowHighRiskUserAgent: allow_high_risk_user_agent };
 }
 
 function emitChange(emit: Emit, type: string, restriction: PlaybackRestrictionEntity): void {

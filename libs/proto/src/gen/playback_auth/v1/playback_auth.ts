@@ -25,20 +25,36 @@ export interface ReferrerRule {
   allow_no_referrer: boolean;
 }
 
+export interface UserAgentRule {
+  allow_no_user_agent: boolean;
+  allow_high_risk_user_agent: boolean;
+}
+
 export interface PlaybackRestriction {
   id: string;
   created_at: number;
   updated_at: number;
   referrer: ReferrerRule | undefined;
+  user_agent: UserAgentRule | undefined;
 }
 
 export interface CreatePlaybackRestrictionRequest {
-  referrer: ReferrerRule | undefined;
+  referrer:
+    | ReferrerRule
+    | undefined;
+  /** Absent: Mux's defaults, both true (allow). */
+  user_agent: UserAgentRule | undefined;
 }
 
 export interface UpdateReferrerRequest {
   id: string;
   referrer: ReferrerRule | undefined;
+}
+
+export interface UpdateUserAgentRequest {
+  id: string;
+  /** Replaces the whole rule; absent: Mux's defaults, both true (allow). */
+  user_agent: UserAgentRule | undefined;
 }
 
 export interface PlaybackRestrictionList {
@@ -89,7 +105,10 @@ export function SigningKeysServiceControllerMethods() {
 
 export const SIGNING_KEYS_SERVICE_NAME = "SigningKeysService";
 
-/** Playback restrictions (spec 2.7, 4.7): referrer allow-lists checked at playback. */
+/**
+ * Playback restrictions (spec 2.7, 4.7): referrer allow-lists and user-agent rules checked at
+ * playback. The user-agent rule is Mux's (not in the spec; the SDK sends and reads it).
+ */
 
 export interface PlaybackRestrictionsServiceClient {
   createPlaybackRestriction(request: CreatePlaybackRestrictionRequest): Observable<PlaybackRestriction>;
@@ -101,9 +120,14 @@ export interface PlaybackRestrictionsServiceClient {
   deletePlaybackRestriction(request: IdRequest): Observable<Empty>;
 
   updateReferrer(request: UpdateReferrerRequest): Observable<PlaybackRestriction>;
+
+  updateUserAgent(request: UpdateUserAgentRequest): Observable<PlaybackRestriction>;
 }
 
-/** Playback restrictions (spec 2.7, 4.7): referrer allow-lists checked at playback. */
+/**
+ * Playback restrictions (spec 2.7, 4.7): referrer allow-lists and user-agent rules checked at
+ * playback. The user-agent rule is Mux's (not in the spec; the SDK sends and reads it).
+ */
 
 export interface PlaybackRestrictionsServiceController {
   createPlaybackRestriction(
@@ -123,6 +147,10 @@ export interface PlaybackRestrictionsServiceController {
   updateReferrer(
     request: UpdateReferrerRequest,
   ): Promise<PlaybackRestriction> | Observable<PlaybackRestriction> | PlaybackRestriction;
+
+  updateUserAgent(
+    request: UpdateUserAgentRequest,
+  ): Promise<PlaybackRestriction> | Observable<PlaybackRestriction> | PlaybackRestriction;
 }
 
 export function PlaybackRestrictionsServiceControllerMethods() {
@@ -133,6 +161,7 @@ export function PlaybackRestrictionsServiceControllerMethods() {
       "listPlaybackRestrictions",
       "deletePlaybackRestriction",
       "updateReferrer",
+      "updateUserAgent",
     ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
