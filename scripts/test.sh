@@ -15,8 +15,8 @@ stop_infra() {
 }
 trap stop_infra EXIT
 
-echo "== starting Postgres and Kafka, fetching helm (background) while building"
-(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/helm.sh) > .cache/infra-start.log 2>&1 &
+echo "== starting Postgres and Kafka, fetching helm and ffmpeg (background) while building"
+(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh) > .cache/infra-start.log 2>&1 &
 infra_pid=$!
 
 echo "== build"

@@ -1,0 +1,146 @@
+import { Ladder } from './ladder';
+
+export interface LadderOptions {
+  /** Folder receiving `master.m3u8` and one sub-folder per variant (`<name>/index.m3u8`, `<name>/segment_000.ts`). */
+  outputDir: string;
+  /** Source frame rate (-1 when unknown); fixes the GOP length in frames. */
+  frameRate: number;
+  /** Test asset: only the first 10 s, with a visible watermark. */
+  test?: boolean;
+  /** HLS segment and GOP length in seconds; default 4. */
+  segmentSeconds?: number;
+  /** libx264 preset; default `veryfast`. */
+  preset?: string;
+  /** Frames above this rate are dropped (fps filter); default 60. */
+  maxFrameRate?: number;
+}
+
+export const TEST_ASSET_SECONDS = 10;
+const DEFAULT_SEGMENT_SECONDS = 4;
+/**
+ * drawtext with `font=Sans` goes through fontconfig (Debian's ffmpeg 5.1 is built with libfreetype and
+ * libfontconfig, and pulls in fonts-dejavu-core); no font file path is needed.
+ */
+export const TEST_WATERMARK =
+  "drawtext=font=Sans:text='TEST ASSET':fontcolor=white@0.8:fontsize=h/10:box=1:boxcolor=black@0.5:boxborderw=12:x=(w-text_w)/2:y=(h-text_h)/2";
+
+export function buildProbeArgs(input: string): string[] {
+  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input];
+}
+
+/** Packet sizes and key-frame flags of the first video stream, for `summarizeKeyframes`. */
+export function buildKeyframeProbeArgs(input: string): string[] {
+  return [
+    '-v', 'error', '-select_streams', 'v:0',
+    '-show_entries', 'packet=pts_time,dts_time,size,flags',
+    '-print_format', 'json', input,
+  ];
+}
+
+function hlsArgs(outputDir: string, segmentSeconds: number): string[] {
+  return [
+    '-f', 'hls',
+    '-hls_time', String(segmentSeconds),
+    '-hls_playlist_type', 'vod',
+    '-hls_flags', 'independent_segments',
+    '-hls_segment_type', 'mpegts',
+    '-hls_segment_filename', `${outputDir}/%v/segment_%03d.ts`,
+    '-master_pl_name', 'master.m3u8',
+  ];
+}
+
+/**
+ * One ffmpeg run: the input is decoded once, (watermarked for test assets,) split and scaled to every
+ * rendition, encoded with libx264 on a fixed, scene-cut-free GOP so segments of every variant start on
+ * the same frames, and written as HLS with one playlist per variant and a master playlist.
+ */
+export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOptions): string[] {
+  const segmentSeconds = options.segmentSeconds ?? DEFAULT_SEGMENT_SECONDS;
+  const maxFrameRate = options.maxFrameRate ?? 60;
+  const args = ['-hide_banner', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1'];
+  if (options.test) args.push('-t', String(TEST_ASSET_SECONDS));
+  args.push('-i', input);
+
+  const variants: string[] = [];
+  const n = ladder.video.length;
+  if (n > 0) {
+    const pre = ['[0:v:0]'];
+    const filters: string[] = [];
+    if (options.frameRate > maxFrameRate) filters.push(`fps=${maxFrameRate}`);
+    if (options.test) filters.push(TEST_WATERMARK);
+    filters.push(`split=${n}${ladder.video.map((_, i) => `[s${i}]`).join('')}`);
+    const graph = [pre.join('') + filters.join(',')];
+    ladder.video.forEach((r, i) => graph.push(`[s${i}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`));
+    args.push('-filter_complex', graph.join(';'));
+    ladder.video.forEach((r, i) => {
+      args.push('-map', `[v${i}]`);
+      if (ladder.audio) args.push('-map', '0:a:0');
+      variants.push(ladder.audio ? `v:${i},a:${i},name:${r.name}` : `v:${i},name:${r.name}`);
+    });
+    const fps = Math.min(options.frameRate, maxFrameRate);
+    args.push('-c:v', 'libx264', '-preset', options.preset ?? 'veryfast', '-profile:v', 'high');
+    if (fps > 0) {
+      const gop = String(Math.round(fps * segmentSeconds));
+      args.push('-g', gop, '-keyint_min', gop);
+    }
+    // Time-based key frames keep variants aligned even when the frame rate is unknown or variable.
+    args.push('-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${segmentSeconds})`);
+    ladder.video.forEach((r, i) => {
+      args.push(
+        `-b:v:${i}`, String(r.videoBitrate),
+        `-maxrate:v:${i}`, String(Math.round(r.videoBitrate * 1.07)),
+        `-bufsize:v:${i}`, String(Math.round(r.videoBitrate * 1.5)),
+      );
+    });
+  } else if (ladder.audio) {
+    args.push('-map', '0:a:0');
+    variants.push('a:0,name:audio');
+  }
+  if (ladder.audio) {
+    args.push('-c:a', 'aac', '-b:a', String(ladder.audio.bitrate), '-ac', String(ladder.audio.channels));
+  }
+  args.push(...hlsArgs(options.outputDir, segmentSeconds), '-var_stream_map', variants.join(' '), `${options.outputDir}/%v/index.m3u8`);
+  return args;
+}
+
+export interface RemuxOptions {
+  outputDir: string;
+  hasVideo: boolean;
+  hasAudio: boolean;
+  segmentSeconds?: number;
+  /** Variant folder name; default `source`. */
+  name?: string;
+}
+
+/**
+ * A fast playable rendition of a standard (H.264/AAC) input: streams copied into HLS, no decode.
+ * Segments cut on the source's own key frames, so they are only as regular as its GOP. Not for test
+ * assets: those must be cut and watermarked, which needs the encode. `-var_stream_map` is used even for
+ * one variant because it makes ffmpeg create the variant folder.
+ */
+export function buildRemuxArgs(input: string, options: RemuxOptions): string[] {
+  const segmentSeconds = options.segmentSeconds ?? DEFAULT_SEGMENT_SECONDS;
+  const maps: string[] = [];
+  const streams: string[] = [];
+  if (options.hasVideo) {
+    maps.push('-map', '0:v:0');
+    streams.push('v:0');
+  }
+  if (options.hasAudio) {
+    maps.push('-map', '0:a:0');
+    streams.push('a:0');
+  }
+  const dir = options.outputDir;
+  return [
+    '-hide_banner', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1',
+    '-i', input,
+    ...maps, '-c', 'copy',
+    '-f', 'hls',
+    '-hls_time', String(segmentSeconds),
+    '-hls_playlist_type', 'vod',
+    '-hls_segment_type', 'mpegts',
+    '-hls_segment_filename', `${dir}/%v/segment_%03d.ts`,
+    '-var_stream_map', [...streams, `name:${options.name ?? 'source'}`].join(','),
+    `${dir}/%v/index.m3u8`,
+  ];
+}

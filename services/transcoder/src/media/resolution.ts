@@ -1,0 +1,49 @@
+import { MaxResolutionTier, MaxStoredResolution, ResolutionTier } from './probe.types';
+
+/** Pixel-count bounds of each tier, as spec 000 §2.11 bills them (tier_720p up to 921,600, …). */
+const TIER_MAX_PIXELS: Record<Exclude<ResolutionTier, 'audio-only'>, number> = {
+  '720p': 921_600,
+  '1080p': 2_073_600,
+  '1440p': 4_194_304,
+  '2160p': Number.POSITIVE_INFINITY,
+};
+const VIDEO_TIERS = ['720p', '1080p', '1440p', '2160p'] as const;
+/** Largest frame kept for a capped tier: the 2160p cap is 3840x2160. */
+const CAP_PIXELS: Record<MaxResolutionTier, number> = {
+  '1080p': TIER_MAX_PIXELS['1080p'],
+  '1440p': TIER_MAX_PIXELS['1440p'],
+  '2160p': 3840 * 2160,
+};
+
+export function tierOfPixels(pixels: number): Exclude<ResolutionTier, 'audio-only'> {
+  return VIDEO_TIERS.find((tier) => pixels <= TIER_MAX_PIXELS[tier]) ?? '2160p';
+}
+
+export function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+export function floorEven(n: number): number {
+  return Math.max(2, Math.floor(n / 2) * 2);
+}
+
+/**
+ * Square-pixel size that fits the tier cap: unchanged (rounded down to even) when it fits, otherwise
+ * scaled down keeping the aspect ratio until its pixel count is within the cap.
+ */
+export function fitToTier(width: number, height: number, cap: MaxResolutionTier): { width: number; height: number } {
+  const max = CAP_PIXELS[cap];
+  const pixels = width * height;
+  if (pixels <= max) return { width: floorEven(width), height: floorEven(height) };
+  const scale = Math.sqrt(max / pixels);
+  return { width: floorEven(width * scale), height: floorEven(height * scale) };
+}
+
+/** Deprecated `max_stored_resolution`, from the short side of the stored frame (portrait-safe). */
+export function storedResolutionName(width: number, height: number): MaxStoredResolution {
+  const shortSide = Math.min(width, height);
+  if (shortSide < 720) return 'SD';
+  if (shortSide < 1080) return 'HD';
+  if (shortSide < 2160) return 'FHD';
+  return 'UHD';
+}
