@@ -1,22 +1,11 @@
-import net from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { loadConfig } from '@platform/config';
 import { GrpcStatus } from '@platform/errors';
 import { grpcClientOptions } from '@platform/grpc';
 import { health } from '@platform/proto';
+import { freePort } from '@platform/testing';
 import { bootstrap } from './main';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 type Callback = (err: grpc.ServiceError | null, value?: unknown) => void;
 type UnaryClient = grpc.Client & Record<string, (request: object, callback: Callback) => void>;

@@ -33,11 +33,7 @@ class InMemoryPlaybackRestrictions implements Pick<PlaybackRestrictionRepository
     rule: Pick<PlaybackRestrictionEntity, 'allowedDomains' | 'allowNoReferrer'>,
     updatedAt: Date,
   ): Promise<PlaybackRestrictionEntity | null> {
-    this.managers.push(manager);
-    const row = this.rows.get(id);
-    if (!row) return null;
-    Object.assign(row, { allowedDomains: [...rule.allowedDomains], allowNoReferrer: rule.allowNoReferrer, updatedAt });
-    return structuredClone(row);
+    return this.update(manager, id, { allowedDomains: [...rule.allowedDomains], allowNoReferrer: rule.allowNoReferrer }, updatedAt);
   }
 
   async replaceUserAgent(
@@ -46,10 +42,14 @@ class InMemoryPlaybackRestrictions implements Pick<PlaybackRestrictionRepository
     rule: Pick<PlaybackRestrictionEntity, 'allowNoUserAgent' | 'allowHighRiskUserAgent'>,
     updatedAt: Date,
   ): Promise<PlaybackRestrictionEntity | null> {
+    return this.update(manager, id, { allowNoUserAgent: rule.allowNoUserAgent, allowHighRiskUserAgent: rule.allowHighRiskUserAgent }, updatedAt);
+  }
+
+  private update(manager: EntityManager, id: string, fields: Partial<PlaybackRestrictionEntity>, updatedAt: Date): PlaybackRestrictionEntity | null {
     this.managers.push(manager);
     const row = this.rows.get(id);
     if (!row) return null;
-    Object.assign(row, { allowNoUserAgent: rule.allowNoUserAgent, allowHighRiskUserAgent: rule.allowHighRiskUserAgent, updatedAt });
+    Object.assign(row, { ...fields, updatedAt });
     return structuredClone(row);
   }
 
