@@ -63,6 +63,24 @@ export const envSchema = z
     OUTBOX_POLL_MS: positiveInt(500),
     EVENT_MAX_ATTEMPTS: positiveInt(5),
     EMBEDDED: bool(true),
+
+    FFMPEG_PATH: optionalText,
+    FFPROBE_PATH: optionalText,
+    INPUT_MAX_BYTES: positiveInt(50 * 1024 ** 3),
+    INPUT_DOWNLOAD_TIMEOUT_SECONDS: positiveInt(3600),
+    TRANSCODER_CONCURRENCY: positiveInt(1),
+    TRANSCODER_LEASE_SECONDS: positiveInt(30),
+    TRANSCODER_MAX_ATTEMPTS: positiveInt(3),
+    TRANSCODER_POLL_MS: positiveInt(1000),
+    TEST_ASSET_TTL_SECONDS: positiveInt(24 * 60 * 60),
+
+    PLAYBACK_GRANT_SECRET: optionalText,
+    PLAYBACK_GRANT_SECONDS: positiveInt(6 * 60 * 60),
+
+    WEBHOOK_TIMEOUT_MS: positiveInt(5000),
+    WEBHOOK_MAX_ATTEMPTS: positiveInt(12),
+    WEBHOOK_RETRY_BASE_MS: positiveInt(1000),
+    WEBHOOK_RETRY_MAX_MS: positiveInt(60 * 60 * 1000),
   });
 
 /** Rules across variables, checked on the raw environment so they are reported with the field errors. */

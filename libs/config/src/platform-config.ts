@@ -27,6 +27,21 @@ export interface PlatformConfig {
   maxBodyBytes: number;
   outboxPollMs: number;
   eventMaxAttempts: number;
+  media: {
+    /** Undefined: PATH, then the binaries shipped in npm packages. */
+    ffmpegPath?: string;
+    ffprobePath?: string;
+    inputMaxBytes: number;
+    inputDownloadTimeoutSeconds: number;
+  };
+  transcoder: { concurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number };
+  testAssetTtlSeconds: number;
+  playback: {
+    /** HMAC key of the grants on child playlist/segment URLs; undefined: a random key per process. */
+    grantSecret?: string;
+    grantSeconds: number;
+  };
+  webhookDelivery: { timeoutMs: number; maxAttempts: number; retryBaseMs: number; retryMaxMs: number };
 }
 
 export class ConfigError extends Error {
@@ -72,5 +87,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     maxBodyBytes: e.MAX_BODY_BYTES,
     outboxPollMs: e.OUTBOX_POLL_MS,
     eventMaxAttempts: e.EVENT_MAX_ATTEMPTS,
+    media: {
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
+      inputMaxBytes: e.INPUT_MAX_BYTES,
+      inputDownloadTimeoutSeconds: e.INPUT_DOWNLOAD_TIMEOUT_SECONDS,
+    },
+    transcoder: {
+      concurrency: e.TRANSCODER_CONCURRENCY,
+      leaseSeconds: e.TRANSCODER_LEASE_SECONDS,
+      maxAttempts: e.TRANSCODER_MAX_ATTEMPTS,
+      pollMs: e.TRANSCODER_POLL_MS,
+    },
+    testAssetTtlSeconds: e.TEST_ASSET_TTL_SECONDS,
+    playback: { grantSecret: e.PLAYBACK_GRANT_SECRET, grantSeconds: e.PLAYBACK_GRANT_SECONDS },
+    webhookDelivery: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: e.WEBHOOK_RETRY_MAX_MS,
+    },
   };
 }

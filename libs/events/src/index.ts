@@ -7,3 +7,4 @@ export * from './new-event';
 export * from './outbox-relay';
 export * from './outbox.migrations';
 export * from './unit-of-work';
+export * from './event-types';

@@ -7,41 +7,271 @@
 /* eslint-disable */
 import { GrpcMethod, GrpcStreamMethod } from "@nestjs/microservices";
 import { Observable } from "rxjs";
-import { Empty, IdRequest, PageRequest } from "../../platform/common/v1/common";
+import { Empty, IdRequest } from "../../platform/common/v1/common";
+
+export interface PlaybackId {
+  id: string;
+  /** `public` or `signed`. */
+  policy: string;
+}
+
+export interface Track {
+  id: string;
+  /** `video`, `audio`, `text`. */
+  type: string;
+  duration?: number | undefined;
+  max_width?: number | undefined;
+  max_height?: number | undefined;
+  max_frame_rate?: number | undefined;
+  max_channels?: number | undefined;
+  max_channel_layout?: string | undefined;
+  primary?: boolean | undefined;
+  language_code?: string | undefined;
+  name?: string | undefined;
+  status?: string | undefined;
+}
+
+export interface AssetErrors {
+  type: string;
+  messages: string[];
+}
+
+/** Input object of spec 2.2 as accepted so far (the main input's url). */
+export interface AssetInput {
+  url?: string | undefined;
+}
 
 export interface Asset {
   id: string;
-  status: string;
   created_at: number;
+  updated_at?:
+    | number
+    | undefined;
+  /** `preparing`, `ready`, `errored`. */
+  status: string;
+  duration?: number | undefined;
+  max_stored_resolution?: string | undefined;
+  resolution_tier?: string | undefined;
+  max_resolution_tier: string;
+  encoding_tier: string;
+  video_quality: string;
+  max_stored_frame_rate?: number | undefined;
+  aspect_ratio?: string | undefined;
+  playback_ids: PlaybackId[];
+  tracks: Track[];
+  errors?: AssetErrors | undefined;
+  upload_id?: string | undefined;
+  live_stream_id?: string | undefined;
+  passthrough?: string | undefined;
+  master_access: string;
+  mp4_support: string;
+  normalize_audio: boolean;
+  /** Set only when non-standard; each key of spec 2.1's non_standard_input_reasons. */
+  non_standard_input_reasons: { [key: string]: string };
+  test: boolean;
+  ingest_type: string;
+}
+
+export interface Asset_NonStandardInputReasonsEntry {
+  key: string;
+  value: string;
 }
 
 export interface AssetList {
   items: Asset[];
 }
 
-/** Assets (spec 2.1, 4.2): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
-
-export interface AssetsServiceClient {
-  getAsset(request: IdRequest): Observable<Asset>;
-
-  listAssets(request: PageRequest): Observable<AssetList>;
-
-  deleteAsset(request: IdRequest): Observable<Empty>;
+export interface CreateAssetRequest {
+  input: AssetInput[];
+  /** Each `public` or `signed`; one playback id per entry. */
+  playback_policy: string[];
+  passthrough?:
+    | string
+    | undefined;
+  /** Defaults applied by the service when absent: 1080p, smart, none, none, false, false. */
+  max_resolution_tier?: string | undefined;
+  encoding_tier?: string | undefined;
+  mp4_support?: string | undefined;
+  master_access?: string | undefined;
+  normalize_audio?: boolean | undefined;
+  test?: boolean | undefined;
+  video_quality?:
+    | string
+    | undefined;
+  /** Set by uploads / live when they create the asset; `on_demand_url` otherwise. */
+  upload_id?: string | undefined;
+  live_stream_id?: string | undefined;
+  ingest_type?: string | undefined;
 }
 
-/** Assets (spec 2.1, 4.2): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+export interface ListAssetsRequest {
+  limit: number;
+  page: number;
+  live_stream_id?: string | undefined;
+  upload_id?: string | undefined;
+}
+
+/** PATCH: only passthrough; an empty string clears it. */
+export interface UpdateAssetRequest {
+  id: string;
+  passthrough?: string | undefined;
+}
+
+export interface InputFileTrack {
+  type: string;
+  duration?: number | undefined;
+  width?: number | undefined;
+  height?: number | undefined;
+  frame_rate?: number | undefined;
+  encoding?: string | undefined;
+  sample_rate?: number | undefined;
+  sample_size?: number | undefined;
+  channels?: number | undefined;
+}
+
+export interface InputFile {
+  container_format: string;
+  tracks: InputFileTrack[];
+}
+
+export interface InputInfo {
+  settings: AssetInput | undefined;
+  file: InputFile | undefined;
+}
+
+export interface InputInfoList {
+  items: InputInfo[];
+}
+
+export interface CreatePlaybackIdRequest {
+  asset_id: string;
+  policy: string;
+}
+
+export interface AssetPlaybackIdRequest {
+  asset_id: string;
+  playback_id: string;
+}
+
+export interface PlaybackIdObject {
+  /** `asset` (later also `live_stream`). */
+  type: string;
+  id: string;
+}
+
+export interface PlaybackIdOwner {
+  id: string;
+  policy: string;
+  object:
+    | PlaybackIdObject
+    | undefined;
+  /** Owner's status (`preparing`, `ready`, `errored` for assets), for the playback host. */
+  status: string;
+}
+
+export interface RecordProbeRequest {
+  asset_id: string;
+  duration?: number | undefined;
+  max_stored_resolution?: string | undefined;
+  resolution_tier?: string | undefined;
+  max_stored_frame_rate?: number | undefined;
+  aspect_ratio?: string | undefined;
+  tracks: Track[];
+  non_standard_input_reasons: { [key: string]: string };
+  input_info: InputInfo[];
+}
+
+export interface RecordProbeRequest_NonStandardInputReasonsEntry {
+  key: string;
+  value: string;
+}
+
+export interface MarkReadyRequest {
+  asset_id: string;
+}
+
+export interface MarkErroredRequest {
+  asset_id: string;
+  errors: AssetErrors | undefined;
+}
+
+export interface IngestSpec {
+  asset_id: string;
+  status: string;
+  input: AssetInput[];
+  test: boolean;
+  max_resolution_tier: string;
+  encoding_tier: string;
+  video_quality: string;
+  normalize_audio: boolean;
+}
+
+/** Assets (spec 2.1, 2.2, 2.5, 4.2, 4.4). Called by the gateway (and later by uploads and live). */
+
+export interface AssetsServiceClient {
+  createAsset(request: CreateAssetRequest): Observable<Asset>;
+
+  getAsset(request: IdRequest): Observable<Asset>;
+
+  listAssets(request: ListAssetsRequest): Observable<AssetList>;
+
+  updateAsset(request: UpdateAssetRequest): Observable<Asset>;
+
+  deleteAsset(request: IdRequest): Observable<Empty>;
+
+  getInputInfo(request: IdRequest): Observable<InputInfoList>;
+
+  createPlaybackId(request: CreatePlaybackIdRequest): Observable<PlaybackId>;
+
+  getPlaybackId(request: AssetPlaybackIdRequest): Observable<PlaybackId>;
+
+  deletePlaybackId(request: AssetPlaybackIdRequest): Observable<Empty>;
+
+  /** GET /video/v1/playback-ids/{id}; also how the playback host resolves a playback id. */
+
+  lookupPlaybackId(request: IdRequest): Observable<PlaybackIdOwner>;
+}
+
+/** Assets (spec 2.1, 2.2, 2.5, 4.2, 4.4). Called by the gateway (and later by uploads and live). */
 
 export interface AssetsServiceController {
+  createAsset(request: CreateAssetRequest): Promise<Asset> | Observable<Asset> | Asset;
+
   getAsset(request: IdRequest): Promise<Asset> | Observable<Asset> | Asset;
 
-  listAssets(request: PageRequest): Promise<AssetList> | Observable<AssetList> | AssetList;
+  listAssets(request: ListAssetsRequest): Promise<AssetList> | Observable<AssetList> | AssetList;
+
+  updateAsset(request: UpdateAssetRequest): Promise<Asset> | Observable<Asset> | Asset;
 
   deleteAsset(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  getInputInfo(request: IdRequest): Promise<InputInfoList> | Observable<InputInfoList> | InputInfoList;
+
+  createPlaybackId(request: CreatePlaybackIdRequest): Promise<PlaybackId> | Observable<PlaybackId> | PlaybackId;
+
+  getPlaybackId(request: AssetPlaybackIdRequest): Promise<PlaybackId> | Observable<PlaybackId> | PlaybackId;
+
+  deletePlaybackId(request: AssetPlaybackIdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  /** GET /video/v1/playback-ids/{id}; also how the playback host resolves a playback id. */
+
+  lookupPlaybackId(request: IdRequest): Promise<PlaybackIdOwner> | Observable<PlaybackIdOwner> | PlaybackIdOwner;
 }
 
 export function AssetsServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getAsset", "listAssets", "deleteAsset"];
+    const grpcMethods: string[] = [
+      "createAsset",
+      "getAsset",
+      "listAssets",
+      "updateAsset",
+      "deleteAsset",
+      "getInputInfo",
+      "createPlaybackId",
+      "getPlaybackId",
+      "deletePlaybackId",
+      "lookupPlaybackId",
+    ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("AssetsService", method)(constructor.prototype[method], method, descriptor);
@@ -57,3 +287,68 @@ export function AssetsServiceControllerMethods() {
 }
 
 export const ASSETS_SERVICE_NAME = "AssetsService";
+
+/**
+ * Internal: the transcoder reports what it learnt and made. Each call is one state change
+ * with its event, written in one transaction by the assets service.
+ */
+
+export interface AssetProcessingServiceClient {
+  /** What to ingest and how; NOT_FOUND once the asset is deleted (the job is then cancelled). */
+
+  getIngestSpec(request: IdRequest): Observable<IngestSpec>;
+
+  /** Probe results (fields of 2.1 and input-info); the asset stays `preparing`. */
+
+  recordProbe(request: RecordProbeRequest): Observable<Asset>;
+
+  /** The asset is playable: `preparing` → `ready` (emits video.asset.ready). Idempotent. */
+
+  markReady(request: MarkReadyRequest): Observable<Asset>;
+
+  /** `preparing` → `errored` with errors{type,messages} (emits video.asset.errored). Idempotent. */
+
+  markErrored(request: MarkErroredRequest): Observable<Asset>;
+}
+
+/**
+ * Internal: the transcoder reports what it learnt and made. Each call is one state change
+ * with its event, written in one transaction by the assets service.
+ */
+
+export interface AssetProcessingServiceController {
+  /** What to ingest and how; NOT_FOUND once the asset is deleted (the job is then cancelled). */
+
+  getIngestSpec(request: IdRequest): Promise<IngestSpec> | Observable<IngestSpec> | IngestSpec;
+
+  /** Probe results (fields of 2.1 and input-info); the asset stays `preparing`. */
+
+  recordProbe(request: RecordProbeRequest): Promise<Asset> | Observable<Asset> | Asset;
+
+  /** The asset is playable: `preparing` → `ready` (emits video.asset.ready). Idempotent. */
+
+  markReady(request: MarkReadyRequest): Promise<Asset> | Observable<Asset> | Asset;
+
+  /** `preparing` → `errored` with errors{type,messages} (emits video.asset.errored). Idempotent. */
+
+  markErrored(request: MarkErroredRequest): Promise<Asset> | Observable<Asset> | Asset;
+}
+
+export function AssetProcessingServiceControllerMethods() {
+  return function (constructor: Function) {
+    const grpcMethods: string[] = ["getIngestSpec", "recordProbe", "markReady", "markErrored"];
+    for (const method of grpcMethods) {
+      const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
+      GrpcMethod("AssetProcessingService", method)(constructor.prototype[method], method, descriptor);
+      Object.defineProperty(constructor.prototype, method, descriptor);
+    }
+    const grpcStreamMethods: string[] = [];
+    for (const method of grpcStreamMethods) {
+      const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
+      GrpcStreamMethod("AssetProcessingService", method)(constructor.prototype[method], method, descriptor);
+      Object.defineProperty(constructor.prototype, method, descriptor);
+    }
+  };
+}
+
+export const ASSET_PROCESSING_SERVICE_NAME = "AssetProcessingService";

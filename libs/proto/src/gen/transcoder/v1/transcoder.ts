@@ -7,41 +7,55 @@
 /* eslint-disable */
 import { GrpcMethod, GrpcStreamMethod } from "@nestjs/microservices";
 import { Observable } from "rxjs";
-import { Empty, IdRequest, PageRequest } from "../../platform/common/v1/common";
+import { IdRequest, PageRequest } from "../../platform/common/v1/common";
 
 export interface Job {
   id: string;
+  asset_id: string;
+  /** `queued`, `running`, `playable` (quick rendition stored, ladder running), `done`, `errored`, `cancelled`. */
   status: string;
+  attempts: number;
+  /** `<hostname>:<pid>` of the worker holding the lease. */
+  worker?: string | undefined;
+  lease_expires_at?: number | undefined;
+  error?: string | undefined;
   created_at: number;
+  updated_at: number;
 }
 
 export interface JobList {
   items: Job[];
 }
 
-/** Transcoding jobs (worker): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/**
+ * Transcoding jobs of the worker, for operators: one job per asset, kept in Postgres so a job a
+ * crashed worker held is taken again once its lease expires.
+ */
 
 export interface TranscoderServiceClient {
+  /** By job id or by asset id. */
+
   getJob(request: IdRequest): Observable<Job>;
 
   listJobs(request: PageRequest): Observable<JobList>;
-
-  deleteJob(request: IdRequest): Observable<Empty>;
 }
 
-/** Transcoding jobs (worker): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/**
+ * Transcoding jobs of the worker, for operators: one job per asset, kept in Postgres so a job a
+ * crashed worker held is taken again once its lease expires.
+ */
 
 export interface TranscoderServiceController {
+  /** By job id or by asset id. */
+
   getJob(request: IdRequest): Promise<Job> | Observable<Job> | Job;
 
   listJobs(request: PageRequest): Promise<JobList> | Observable<JobList> | JobList;
-
-  deleteJob(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
 }
 
 export function TranscoderServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getJob", "listJobs", "deleteJob"];
+    const grpcMethods: string[] = ["getJob", "listJobs"];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("TranscoderService", method)(constructor.prototype[method], method, descriptor);

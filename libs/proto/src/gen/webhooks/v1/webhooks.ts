@@ -7,41 +7,70 @@
 /* eslint-disable */
 import { GrpcMethod, GrpcStreamMethod } from "@nestjs/microservices";
 import { Observable } from "rxjs";
-import { Empty, IdRequest, PageRequest } from "../../platform/common/v1/common";
+import { IdRequest } from "../../platform/common/v1/common";
+
+export interface DeliveryAttempt {
+  number: number;
+  attempted_at: number;
+  /** 0 when no response came (connection error or timeout). */
+  response_status_code: number;
+  error?: string | undefined;
+  duration_ms: number;
+}
 
 export interface Delivery {
   id: string;
+  event_id: string;
+  event_type: string;
+  object_type: string;
+  object_id: string;
+  /** `pending`, `delivered`, `failed` (gave up after the last attempt). */
   status: string;
+  attempts: DeliveryAttempt[];
+  next_attempt_at?: number | undefined;
   created_at: number;
+  url: string;
+}
+
+export interface ListDeliveriesRequest {
+  limit: number;
+  page: number;
+  object_id?: string | undefined;
 }
 
 export interface DeliveryList {
   items: Delivery[];
 }
 
-/** Webhook deliveries (dispatcher): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/**
+ * Webhook deliveries of the dispatcher, for operators and tests: one delivery per event,
+ * each POST attempt recorded.
+ */
 
 export interface WebhooksServiceClient {
+  /** By delivery id or by event id. */
+
   getDelivery(request: IdRequest): Observable<Delivery>;
 
-  listDeliverys(request: PageRequest): Observable<DeliveryList>;
-
-  deleteDelivery(request: IdRequest): Observable<Empty>;
+  listDeliveries(request: ListDeliveriesRequest): Observable<DeliveryList>;
 }
 
-/** Webhook deliveries (dispatcher): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/**
+ * Webhook deliveries of the dispatcher, for operators and tests: one delivery per event,
+ * each POST attempt recorded.
+ */
 
 export interface WebhooksServiceController {
+  /** By delivery id or by event id. */
+
   getDelivery(request: IdRequest): Promise<Delivery> | Observable<Delivery> | Delivery;
 
-  listDeliverys(request: PageRequest): Promise<DeliveryList> | Observable<DeliveryList> | DeliveryList;
-
-  deleteDelivery(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+  listDeliveries(request: ListDeliveriesRequest): Promise<DeliveryList> | Observable<DeliveryList> | DeliveryList;
 }
 
 export function WebhooksServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getDelivery", "listDeliverys", "deleteDelivery"];
+    const grpcMethods: string[] = ["getDelivery", "listDeliveries"];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("WebhooksService", method)(constructor.prototype[method], method, descriptor);
