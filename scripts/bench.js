@@ -2,6 +2,7 @@
 // `npm run bench`: figures for the embedded platform as a user runs it.
 //   - time from process start to /healthz 200, and resident memory after start and under load
 //   - latency percentiles and throughput of the first resources through the whole stack
+//   - media: create → ready time and ladder encoding speed (scripts/bench-media.js)
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, execSync } = require('node:child_process');
@@ -9,6 +10,8 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+
+const { benchMedia } = require('./bench-media');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -95,6 +98,11 @@ async function main() {
     await load(baseUrl, 'GET 400 (validation error)', 500, 8, () => json('GET', '/system/v1/signing-keys?limit=0'), [400]);
     const loaded = memoryMiB(child.pid);
     console.log(`\nresident memory after load          ${loaded.rss} MiB (peak ${loaded.peak} MiB)`);
+    if (!process.argv.includes('--no-media')) {
+      await benchMedia({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` });
+      const after = memoryMiB(child.pid);
+      console.log(`resident memory after media         ${after.rss} MiB (peak ${after.peak} MiB)`);
+    }
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -2,6 +2,8 @@
 // Production shape on one machine: every service in its own process, as one pod each on
 // Kubernetes. Needs DATABASE_URL and KAFKA_BROKERS (processes cannot share an in-process
 // bus or PGlite). Output lines are prefixed with the service name; Ctrl-C stops them all.
+// A service that dies is started again after a short back-off, as Kubernetes restarts a
+// crashed pod; one that keeps dying (5 times within a minute) stops the platform.
 'use strict';
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -13,7 +15,8 @@ if (!config.databaseUrl || !config.kafka) {
   process.exit(2);
 }
 
-const children = [];
+const children = new Map();
+const crashes = new Map();
 let stopping = false;
 
 function run(name) {
@@ -33,20 +36,30 @@ function run(name) {
   prefix(child.stderr, process.stderr);
   child.on('exit', (code, signal) => {
     if (stopping) return;
-    console.error(`[${name}] exited (${signal ?? code}); stopping the platform`);
-    stop(1);
+    const recent = (crashes.get(name) ?? []).filter((t) => Date.now() - t < 60_000);
+    recent.push(Date.now());
+    crashes.set(name, recent);
+    if (recent.length >= 5) {
+      console.error(`[${name}] exited (${signal ?? code}) ${recent.length} times within a minute; stopping the platform`);
+      stop(1);
+      return;
+    }
+    const delay = 500 * 2 ** (recent.length - 1);
+    console.error(`[${name}] exited (${signal ?? code}); restarting in ${delay} ms`);
+    setTimeout(() => !stopping && run(name), delay);
   });
-  children.push(child);
+  children.set(name, child);
 }
 
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill('SIGTERM');
+  const running = [...children.values()];
+  for (const child of running) child.kill('SIGTERM');
   const deadline = setTimeout(() => {
-    for (const child of children) child.kill('SIGKILL');
+    for (const child of running) child.kill('SIGKILL');
   }, 10_000);
-  Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => {
+  Promise.all(running.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => {
     clearTimeout(deadline);
     process.exit(code);
   });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every level of tests against real servers, as CI runs them.
-#   unit → integration (real Postgres + Kafka) → e2e embedded (`npm start` semantics)
-#   → e2e production mode (one process per service on Postgres + Kafka).
+#   unit → integration (real Postgres + Kafka + S3) → e2e embedded (`npm start` semantics)
+#   → e2e production mode (one process per service on Postgres + Kafka + S3).
 # The servers are installed and started by scripts/infra/*.sh (cached under .cache/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,12 +11,13 @@ mkdir -p "$results" && rm -f "$results"/*.json
 
 stop_infra() {
   bash scripts/infra/kafka.sh stop >/dev/null 2>&1 || true
+  bash scripts/infra/s3.sh stop >/dev/null 2>&1 || true
   bash scripts/infra/postgres.sh stop >/dev/null 2>&1 || true
 }
 trap stop_infra EXIT
 
-echo "== starting Postgres and Kafka, fetching helm and ffmpeg (background) while building"
-(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh) > .cache/infra-start.log 2>&1 &
+echo "== starting Postgres, Kafka and S3 (S3Proxy), fetching helm and ffmpeg (background) while building"
+(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh) > .cache/infra-start.log 2>&1 &
 infra_pid=$!
 
 echo "== build"
@@ -34,9 +35,12 @@ jest unit --selectProjects unit
 if ! wait $infra_pid; then cat .cache/infra-start.log; exit 1; fi
 TEST_DATABASE_URL=$(bash scripts/infra/postgres.sh url)
 TEST_KAFKA_BROKERS=$(bash scripts/infra/kafka.sh brokers)
-export TEST_DATABASE_URL TEST_KAFKA_BROKERS
+TEST_S3_ENDPOINT=$(bash scripts/infra/s3.sh endpoint)
+TEST_S3_ACCESS_KEY=$(bash scripts/infra/s3.sh access-key)
+TEST_S3_SECRET_KEY=$(bash scripts/infra/s3.sh secret-key)
+export TEST_DATABASE_URL TEST_KAFKA_BROKERS TEST_S3_ENDPOINT TEST_S3_ACCESS_KEY TEST_S3_SECRET_KEY
 
-echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS)"
+echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS, S3 $TEST_S3_ENDPOINT)"
 jest integration --selectProjects integration --runInBand
 
 echo "== e2e, embedded mode"

@@ -1,11 +1,30 @@
+import os from 'node:os';
+import path from 'node:path';
 import { E2eMode, startPlatform } from './platform-process';
+import { startWebhookReceiver } from './webhook-receiver';
 
-/** Boots one platform for the whole e2e run, in the mode E2E_MODE names (default embedded). */
+export const E2E_WEBHOOK_SECRET = 'e2e-webhook-secret';
+
+/**
+ * Boots one platform for the whole e2e run, in the mode E2E_MODE names (default embedded),
+ * with a webhook receiver standing in for the user's endpoint.
+ */
 export default async function globalSetup(): Promise<void> {
   const mode = (process.env.E2E_MODE ?? 'embedded') as E2eMode;
   if (mode !== 'embedded' && mode !== 'production') throw new Error(`E2E_MODE must be embedded or production, not ${mode}`);
-  const platform = await startPlatform(mode);
-  (globalThis as Record<string, unknown>).__PLATFORM__ = platform;
+  const webhookLog = path.join(os.tmpdir(), `platform-e2e-webhooks-${process.pid}-${Date.now()}.jsonl`);
+  const receiver = await startWebhookReceiver(webhookLog);
+  const platform = await startPlatform(mode, {
+    WEBHOOK_URL: receiver.url,
+    WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
+    WEBHOOK_RETRY_BASE_MS: '200',
+    WEBHOOK_RETRY_MAX_MS: '2000',
+    TRANSCODER_LEASE_SECONDS: '5',
+    TRANSCODER_POLL_MS: '200',
+  });
+  const g = globalThis as Record<string, unknown>;
+  g.__PLATFORM__ = platform;
+  g.__WEBHOOK_RECEIVER__ = receiver;
   process.env.E2E_BASE_URL = platform.baseUrl;
   process.env.E2E_STREAM_URL = platform.streamUrl;
   process.env.E2E_TOKEN_ID = platform.tokenId;
@@ -13,5 +32,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.E2E_DATA_DIR = platform.env.DATA_DIR;
   process.env.E2E_PLATFORM_ENV = JSON.stringify(platform.env);
   process.env.E2E_LOG_FILE = platform.logFile;
+  process.env.E2E_WEBHOOK_LOG = webhookLog;
+  process.env.E2E_WEBHOOK_SECRET = E2E_WEBHOOK_SECRET;
   console.log(`\ne2e: platform up in ${mode} mode at ${platform.baseUrl} (log ${platform.logFile})`);
 }

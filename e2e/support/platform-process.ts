@@ -17,6 +17,8 @@ export interface RunningPlatform {
   env: Record<string, string>;
   logFile: string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or an OOM kill: nothing is shut down cleanly. */
+  kill(): Promise<void>;
 }
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -76,7 +78,7 @@ function tail(file: string): string {
 export async function startPlatform(mode: E2eMode, extraEnv: Record<string, string> = {}): Promise<RunningPlatform> {
   const tokenId = 'e2e-token';
   const tokenSecret = `e2e-secret-${Date.now()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-e2e-'));
+  const dataDir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'platform-e2e-'));
   const env: Record<string, string> = {
     ...(await portsEnv()),
     DATA_DIR: dataDir,
@@ -90,14 +92,29 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
   if (mode === 'production') {
     const pg = process.env.TEST_DATABASE_URL;
     const kafka = process.env.TEST_KAFKA_BROKERS;
-    if (!pg || !kafka) throw new Error('production-mode e2e needs TEST_DATABASE_URL and TEST_KAFKA_BROKERS (scripts/test.sh starts both)');
+    const s3 = { endpoint: process.env.TEST_S3_ENDPOINT, accessKey: process.env.TEST_S3_ACCESS_KEY, secretKey: process.env.TEST_S3_SECRET_KEY };
+    if (!pg || !kafka || !s3.endpoint || !s3.accessKey || !s3.secretKey) {
+      throw new Error(
+        'production-mode e2e needs TEST_DATABASE_URL, TEST_KAFKA_BROKERS and TEST_S3_ENDPOINT/ACCESS_KEY/SECRET_KEY (scripts/test.sh starts all three servers)',
+      );
+    }
     env.DATABASE_URL = await freshDatabase(pg);
     env.KAFKA_BROKERS = kafka;
     env.DATABASE_POOL_SIZE = '3';
+    env.S3_ENDPOINT = s3.endpoint;
+    env.S3_ACCESS_KEY = s3.accessKey;
+    env.S3_SECRET_KEY = s3.secretKey;
+    // A fresh bucket per run (the services create it on first use), like the fresh database.
+    env.S3_BUCKET = `e2e-${Date.now()}-${process.pid}`;
   }
   const script = mode === 'embedded' ? 'scripts/start.js' : 'scripts/start-services.js';
-  const logFile = path.join(dataDir, 'platform.log');
+  const logFile = path.join(dataDir, `platform-${Date.now()}.log`);
   const log = fs.openSync(logFile, 'a');
+  let logOpen = true;
+  const closeLog = () => {
+    if (logOpen) fs.closeSync(log);
+    logOpen = false;
+  };
   const child = spawn(process.execPath, [path.join(ROOT, script)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -113,7 +130,7 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
       await exited;
       clearTimeout(timer);
     }
-    fs.closeSync(log);
+    closeLog();
   };
   try {
     await waitHealthy(baseUrl, child, logFile);
@@ -121,5 +138,13 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     await stop();
     throw err;
   }
-  return { mode, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, tokenId, tokenSecret, env, logFile, stop };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    closeLog();
+  };
+  return { mode, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, tokenId, tokenSecret, env, logFile, stop, kill };
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serializeExtendedQueries } from './pglite-query-queue';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -27,6 +28,7 @@ export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<
   fs.mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(path.join(dataDir, 'pglite'));
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: MAX_CONNECTIONS });
+  serializeExtendedQueries(server);
   await server.start();
   const address = server.getServerConn();
   const boundPort = Number(address.split(':').pop());

@@ -4,6 +4,7 @@ import { PlatformConfig } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { PlatformConfigModule } from '@platform/grpc';
 import { AccessTokensModule } from './access-tokens/access-tokens.module';
+import { AssetsModule } from './assets/assets.module';
 import { gatewayDatabase } from './database-options';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { GrpcClientsModule } from './grpc-clients/grpc-clients.module';
@@ -11,6 +12,7 @@ import { HealthzModule } from './health/healthz.module';
 import { JsonBodyInterceptor } from './http/json-body.interceptor';
 import { NotImplementedModule } from './not-implemented/not-implemented.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { PlaybackIdsModule } from './playback-ids/playback-ids.module';
 import { PlaybackRestrictionsModule } from './playback-restrictions/playback-restrictions.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
@@ -30,6 +32,8 @@ export class AppModule {
         SigningKeysModule,
         PlaybackRestrictionsModule,
         TranscriptionVocabulariesModule,
+        AssetsModule,
+        PlaybackIdsModule,
         NotImplementedModule,
       ],
       providers: [

@@ -24,29 +24,15 @@ const r = (method: HttpMethod, path: string): PlannedRoute => ({ method, path })
  */
 export const PLANNED_RESOURCES: PlannedResource[] = [
   {
-    what: 'Assets',
+    what: 'MP4 support, master access and asset tracks',
     owner: 'assets',
     routes: [
-      r('POST', '/video/v1/assets'),
-      r('GET', '/video/v1/assets'),
-      r('GET', '/video/v1/assets/:ASSET_ID'),
-      r('DELETE', '/video/v1/assets/:ASSET_ID'),
-      r('PATCH', '/video/v1/assets/:ASSET_ID'),
-      r('GET', '/video/v1/assets/:ASSET_ID/input-info'),
-      r('POST', '/video/v1/assets/:ASSET_ID/playback-ids'),
-      r('GET', '/video/v1/assets/:ASSET_ID/playback-ids/:PLAYBACK_ID'),
-      r('DELETE', '/video/v1/assets/:ASSET_ID/playback-ids/:PLAYBACK_ID'),
       r('PUT', '/video/v1/assets/:ASSET_ID/mp4-support'),
       r('PUT', '/video/v1/assets/:ASSET_ID/master-access'),
       r('POST', '/video/v1/assets/:ASSET_ID/tracks'),
       r('DELETE', '/video/v1/assets/:ASSET_ID/tracks/:TRACK_ID'),
       r('POST', '/video/v1/assets/:ASSET_ID/tracks/:TRACK_ID/generate-subtitles'),
     ],
-  },
-  {
-    what: 'Playback ID lookups',
-    owner: 'assets',
-    routes: [r('GET', '/video/v1/playback-ids/:PLAYBACK_ID')],
   },
   {
     what: 'Live streams',

@@ -74,7 +74,40 @@ describe('GET /openapi.json (generated from the controllers and their zod schema
   it('gives every operation the one error body and lists the 501 routes', () => {
     const error = doc.paths['/video/v1/playback-restrictions'].post.responses.default.content['application/json'].schema;
     expect(error.properties.error.properties.type.enum).toContain('invalid_parameters');
-    expect(doc.paths['/video/v1/assets'].post.responses['501'].description).toBe('Assets are not implemented yet (service: assets)');
+    expect(doc.paths['/video/v1/assets/{ASSET_ID}/mp4-support'].put.responses['501'].description).toBe(
+      'MP4 support, master access and asset tracks are not implemented yet (service: assets)',
+    );
+    expect(doc.paths['/video/v1/live-streams'].post.responses['501']).toBeDefined();
     expect(doc.paths['/data/v1/metrics/{METRIC_ID}/breakdown'].get).toBeDefined();
+  });
+
+  it('documents the asset and playback-id routes from their schemas', () => {
+    expect(Object.keys(doc.paths['/video/v1/assets']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/video/v1/assets/{ASSET_ID}']).sort()).toEqual(['delete', 'get', 'patch']);
+    expect(Object.keys(doc.paths['/video/v1/assets/{ASSET_ID}/playback-ids/{PLAYBACK_ID}']).sort()).toEqual(['delete', 'get']);
+    expect(doc.paths['/video/v1/assets/{ASSET_ID}/input-info'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/video/v1/assets'].post.responses['501']).toBeUndefined();
+
+    const create = doc.paths['/video/v1/assets'].post.requestBody.content['application/json'].schema;
+    expect(create.additionalProperties).toBe(false);
+    expect(create.properties.passthrough).toMatchObject({ type: 'string', maxLength: 255 });
+    expect(create.properties.max_resolution_tier.enum).toEqual(['1080p', '1440p', '2160p']);
+    expect(create.properties.video_quality.enum).toEqual(['basic', 'plus', 'premium']);
+    // an array of inputs or the URL shortcut; one policy or an array of them
+    expect(create.properties.input.anyOf.map((s: any) => s.type).sort()).toEqual(['array', 'string']);
+    expect(create.properties.playback_policy.anyOf.map((s: any) => s.type).sort()).toEqual(['array', 'string']);
+    expect(create.properties.inputs).toBeDefined();
+    expect(create.properties.playback_policies).toBeDefined();
+
+    const asset = doc.paths['/video/v1/assets'].post.responses['201'].content['application/json'].schema.properties.data;
+    expect(asset.required.sort()).toEqual(
+      ['created_at', 'encoding_tier', 'id', 'ingest_type', 'master_access', 'max_resolution_tier', 'mp4_support', 'progress', 'status', 'video_quality'].sort(),
+    );
+    expect(asset.properties.status.enum).toEqual(['preparing', 'ready', 'errored']);
+    const list = doc.paths['/video/v1/assets'].get;
+    expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'limit', 'live_stream_id', 'page', 'upload_id']);
+    const lookup = doc.paths['/video/v1/playback-ids/{PLAYBACK_ID}'].get.responses['200'].content['application/json'].schema.properties.data;
+    expect(lookup.required.sort()).toEqual(['id', 'object', 'policy']);
+    expect(lookup.properties.object.properties.type.enum).toEqual(['asset', 'live_stream']);
   });
 });

@@ -2,13 +2,14 @@ import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig, PlatformConfig, SERVICE_NAMES } from '@platform/config';
-import { health, live, playbackAuth } from '@platform/proto';
+import { assets, health, live, playbackAuth } from '@platform/proto';
 import { Observable, of, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { AccessTokenRepository } from '../access-tokens/access-token.repository';
 import { Permission } from '../access-tokens/permissions';
 import { hashSecret } from '../access-tokens/secrets';
 import { AppModule } from '../app.module';
+import { ASSETS_CLIENT } from '../assets/assets-client';
 import { HEALTH_CLIENTS, HealthClients } from '../health/health-clients';
 import { PLAYBACK_RESTRICTIONS_CLIENT } from '../playback-restrictions/playback-restrictions.controller';
 import { setupGateway } from '../setup-gateway';
@@ -69,6 +70,18 @@ export class TestGateway {
     'updateTranscriptionVocabulary',
     'deleteTranscriptionVocabulary',
   ]);
+  readonly assets = mockClient<assets.AssetsServiceClient>([
+    'createAsset',
+    'getAsset',
+    'listAssets',
+    'updateAsset',
+    'deleteAsset',
+    'getInputInfo',
+    'createPlaybackId',
+    'getPlaybackId',
+    'deletePlaybackId',
+    'lookupPlaybackId',
+  ]);
   readonly health = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, { check: jest.fn(() => of({ status: health.HealthCheckResponse_ServingStatus.SERVING })) }]),
   ) as unknown as Record<keyof HealthClients, { check: jest.Mock }>;
@@ -96,6 +109,8 @@ export class TestGateway {
       .useValue(gateway.playbackRestrictions)
       .overrideProvider(TRANSCRIPTION_VOCABULARIES_CLIENT)
       .useValue(gateway.vocabularies)
+      .overrideProvider(ASSETS_CLIENT)
+      .useValue(gateway.assets)
       .overrideProvider(HEALTH_CLIENTS)
       .useValue(gateway.health)
       .compile();

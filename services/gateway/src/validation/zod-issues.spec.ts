@@ -24,6 +24,25 @@ describe('validation messages', () => {
     expect(parseWith(schema, value, 'body')).toEqual({ ok: false, messages: [message] });
   });
 
+  describe('a value that may be one thing or a list of them', () => {
+    const policy = z.enum(['public', 'signed']);
+    const oneOrMany = z.object({ policy: z.union([z.array(policy), z.string().pipe(policy)], { error: 'must be a policy or an array of policies' }) }).strict();
+
+    it.each([
+      [{ policy: ['public', 'everyone'] }, 'policy[1]: must be one of "public", "signed"'],
+      [{ policy: 'everyone' }, 'policy: must be one of "public", "signed"'],
+      [{ policy: 5 }, 'policy: must be a policy or an array of policies'],
+      [{ policy: { a: 1 } }, 'policy: must be a policy or an array of policies'],
+    ])('%j → %s', (value, message) => {
+      expect(parseWith(oneOrMany, value, 'body')).toEqual({ ok: false, messages: [message] });
+    });
+
+    it('accepts either form', () => {
+      expect(parseWith(oneOrMany, { policy: 'signed' }, 'body')).toEqual({ ok: true, value: { policy: 'signed' } });
+      expect(parseWith(oneOrMany, { policy: ['signed'] }, 'body')).toEqual({ ok: true, value: { policy: ['signed'] } });
+    });
+  });
+
   it('writes paths as a caller does', () => {
     expect(fieldPath(['referrer', 'allowed_domains', 2])).toBe('referrer.allowed_domains[2]');
     expect(fieldPath([0, 'a'])).toBe('[0].a');

@@ -52,6 +52,12 @@ export function formatIssues(issues: readonly Issue[], root: string): string[] {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => `${fieldPath([...issue.path, key])}: is not a known field`);
     }
+    if (issue.code === 'invalid_union') {
+      // a value of one option's type (an array where "an array or a string" is allowed) is
+      // judged by that option alone, so the message names the bad entry
+      const fitting = issue.errors.filter((branch) => !branch.every((i) => i.path.length === 0 && i.code === 'invalid_type'));
+      if (fitting.length === 1) return formatIssues(fitting[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] })), root);
+    }
     return [`${at || root}: ${issue.message}`];
   });
 }

@@ -1,5 +1,39 @@
 import { Module } from '@nestjs/common';
+import { ClientGrpc, ClientsModule } from '@nestjs/microservices';
+import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
+import { grpcClientOptions } from '@platform/grpc';
+import { assets } from '@platform/proto';
+import { StorageModule } from '@platform/storage';
+import { PlaybackRestrictionsModule } from '../playback-restrictions/playback-restrictions.module';
+import { SigningKeysModule } from '../signing-keys/signing-keys.module';
+import { PlaybackAccessService } from './playback-access.service';
+import { PlaybackGrants } from './playback-grants';
 import { PlaybackHostController } from './playback-host.controller';
+import { PlaybackHostService } from './playback-host.service';
+import { ASSETS_SERVICE, PlaybackIdLookup } from './playback-id-lookup';
 
-@Module({ controllers: [PlaybackHostController] })
+const ASSETS_CLIENT = 'grpc-client:assets';
+
+/** The HLS playback host on STREAM_PORT (served by this service's HTTP side). */
+@Module({
+  imports: [
+    SigningKeysModule,
+    PlaybackRestrictionsModule,
+    StorageModule.forRoot(),
+    // the channel connects on the first lookup, so the assets service may start later
+    ClientsModule.registerAsync([{ name: ASSETS_CLIENT, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => grpcClientOptions('assets', config) }]),
+  ],
+  controllers: [PlaybackHostController],
+  providers: [
+    {
+      provide: ASSETS_SERVICE,
+      inject: [ASSETS_CLIENT],
+      useFactory: (client: ClientGrpc) => client.getService<assets.AssetsServiceClient>(assets.ASSETS_SERVICE_NAME),
+    },
+    PlaybackIdLookup,
+    PlaybackGrants,
+    PlaybackAccessService,
+    PlaybackHostService,
+  ],
+})
 export class PlaybackHostModule {}

@@ -48,6 +48,12 @@ export class PlaybackRestrictionsService {
     return toPlaybackRestrictionMessage(restriction);
   }
 
+  /** For the playback host, not over gRPC: the restriction, or undefined when it does not exist (deleted). */
+  async find(id: string): Promise<playbackAuth.PlaybackRestriction | undefined> {
+    const restriction = await this.restrictions.findById(id);
+    return restriction ? toPlaybackRestrictionMessage(restriction) : undefined;
+  }
+
   async list(request: common.PageRequest): Promise<playbackAuth.PlaybackRestrictionList> {
     const limit = request.limit > 0 ? request.limit : DEFAULT_LIMIT;
     const page = request.page > 0 ? request.page : 1;

@@ -1,4 +1,14 @@
-import { buildKeyframeProbeArgs, buildLadderArgs, buildProbeArgs, buildRemuxArgs, TEST_WATERMARK } from './ffmpeg-args';
+import {
+  buildKeyframeProbeArgs,
+  buildLadderArgs,
+  buildProbeArgs,
+  buildRemuxArgs,
+  buildSegmentProbeArgs,
+  TEST_WATERMARK,
+  TEST_WATERMARK_NO_FONT,
+  testWatermark,
+  variantFolder,
+} from './ffmpeg-args';
 import { Ladder } from './ladder';
 
 const HEAD = ['-hide_banner', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1'];
@@ -77,6 +87,47 @@ describe('buildLadderArgs', () => {
   });
 });
 
+describe('with the legacy HLS muxer of ffmpeg 4.1', () => {
+  const legacyHls = (dir: string, seconds: string) => hls(dir, seconds).slice(0, -2); // no -master_pl_name
+
+  it('leaves out `name:` and the master playlist, so variants are written by index', () => {
+    expect(buildLadderArgs('/in/source.mp4', twoRungs, { outputDir: '/out', frameRate: 30, legacyHlsMuxer: true }).slice(-15)).toEqual([
+      ...legacyHls('/out', '4'),
+      '-var_stream_map', 'v:0,a:0 v:1,a:1',
+      '/out/%v/index.m3u8',
+    ]);
+    expect(buildRemuxArgs('a.mp4', { outputDir: 'o', hasVideo: true, hasAudio: true, legacyHlsMuxer: true }).slice(-3)).toEqual([
+      '-var_stream_map', 'v:0,a:0', 'o/%v/index.m3u8',
+    ]);
+    const audioOnly = buildLadderArgs('in.m4a', { video: [], audio: { bitrate: 128_000, channels: 2 } }, { outputDir: '/o', frameRate: -1, legacyHlsMuxer: true });
+    expect(audioOnly.slice(-2)).toEqual(['a:0', '/o/%v/index.m3u8']);
+  });
+
+  it('names the folder of a variant by index then, by name otherwise', () => {
+    expect([variantFolder(0, '720p'), variantFolder(1, '360p', { legacyHlsMuxer: false }), variantFolder(1, '360p', { legacyHlsMuxer: true })]).toEqual([
+      '720p', '360p', '1',
+    ]);
+  });
+});
+
+describe('test watermark', () => {
+  it('burns the given watermark filter instead of the default', () => {
+    const ladder: Ladder = { video: [{ name: '240p', width: 426, height: 240, videoBitrate: 300_000 }] };
+    const args = buildLadderArgs('in.mp4', ladder, { outputDir: 'o', frameRate: 25, test: true, watermark: TEST_WATERMARK_NO_FONT });
+    expect(args[args.indexOf('-filter_complex') + 1]).toBe(`[0:v:0]${TEST_WATERMARK_NO_FONT},split=1[s0];[s0]scale=426:240,setsar=1,format=yuv420p[v0]`);
+  });
+
+  it('uses fontconfig, else a font file, else boxes only', () => {
+    expect(testWatermark('fontconfig')).toBe(TEST_WATERMARK);
+    expect(testWatermark({ fontFile: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf' })).toBe(
+      "drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:text='TEST ASSET':fontcolor=white@0.8:fontsize=h/10:box=1:boxcolor=black@0.5:boxborderw=12:x=(w-text_w)/2:y=(h-text_h)/2",
+    );
+    // a path the filtergraph would need escaped is not used
+    expect(testWatermark({ fontFile: "C:\\Fonts\\it's.ttf" })).toBe(TEST_WATERMARK_NO_FONT);
+    expect(testWatermark('none')).toBe(TEST_WATERMARK_NO_FONT);
+  });
+});
+
 describe('buildRemuxArgs', () => {
   it('copies the first video and audio streams into one HLS variant folder', () => {
     expect(buildRemuxArgs('/in/a.mp4', { outputDir: '/out', hasVideo: true, hasAudio: true })).toEqual([
@@ -101,6 +152,12 @@ describe('buildRemuxArgs', () => {
 describe('probe arguments', () => {
   it('asks ffprobe for format and streams as JSON', () => {
     expect(buildProbeArgs('/in/a.mp4')).toEqual(['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '/in/a.mp4']);
+  });
+
+  it('asks for the codec, profile, level, size and frame rate of the streams of one segment', () => {
+    expect(buildSegmentProbeArgs('/o/720p/segment_000.ts')).toEqual([
+      '-v', 'error', '-show_entries', 'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate', '-print_format', 'json', '/o/720p/segment_000.ts',
+    ]);
   });
 
   it('asks for the packets of the first video stream only', () => {

@@ -1,6 +1,16 @@
 import { Ladder } from './ladder';
 
-export interface LadderOptions {
+export interface HlsMuxerOptions {
+  /**
+   * ffmpeg before 4.2 (the npm-shipped 4.1 build) knows no `name:` key in `-var_stream_map`, and its HLS
+   * muxer crashes (SIGSEGV) when closing with `-master_pl_name` and several variants. With this set,
+   * variants are written to folders named by index (`0`, `1`, … see `variantFolder`) and no master
+   * playlist is written; the worker writes its own master in every case.
+   */
+  legacyHlsMuxer?: boolean;
+}
+
+export interface LadderOptions extends HlsMuxerOptions {
   /** Folder receiving `master.m3u8` and one sub-folder per variant (`<name>/index.m3u8`, `<name>/segment_000.ts`). */
   outputDir: string;
   /** Source frame rate (-1 when unknown); fixes the GOP length in frames. */
@@ -13,6 +23,8 @@ export interface LadderOptions {
   preset?: string;
   /** Frames above this rate are dropped (fps filter); default 60. */
   maxFrameRate?: number;
+  /** Filter burnt into test assets; default `TEST_WATERMARK` (see `testWatermark` for the fallbacks). */
+  watermark?: string;
 }
 
 export const TEST_ASSET_SECONDS = 10;
@@ -23,6 +35,28 @@ const DEFAULT_SEGMENT_SECONDS = 4;
  */
 export const TEST_WATERMARK =
   "drawtext=font=Sans:text='TEST ASSET':fontcolor=white@0.8:fontsize=h/10:box=1:boxcolor=black@0.5:boxborderw=12:x=(w-text_w)/2:y=(h-text_h)/2";
+/** Without any usable font: a black band across the middle with a white bar inside, still plainly visible. */
+export const TEST_WATERMARK_NO_FONT =
+  'drawbox=x=0:y=ih*2/5:w=iw:h=ih/5:color=black@0.6:t=fill,drawbox=x=iw/4:y=ih*9/20:w=iw/2:h=ih/10:color=white@0.8:t=fill';
+
+/**
+ * The watermark filter for the fonts this ffmpeg can use: `font=Sans` through fontconfig (the default),
+ * an explicit font file when fontconfig finds nothing (a static build on a machine without its config),
+ * or boxes only when there is no font at all.
+ */
+export function testWatermark(font: { fontFile: string } | 'fontconfig' | 'none'): string {
+  if (font === 'fontconfig') return TEST_WATERMARK;
+  if (font === 'none' || !SAFE_FONT_PATH.test(font.fontFile)) return TEST_WATERMARK_NO_FONT;
+  return TEST_WATERMARK.replace('font=Sans', `fontfile=${font.fontFile}`);
+}
+
+/** A path that needs no filtergraph escaping (no `:`, quotes, commas, brackets or spaces). */
+export const SAFE_FONT_PATH = /^[A-Za-z0-9/._-]+$/;
+
+/** The folder ffmpeg writes variant `index` (named `name`) to: its name, or its index with the legacy muxer. */
+export function variantFolder(index: number, name: string, options: HlsMuxerOptions = {}): string {
+  return options.legacyHlsMuxer ? String(index) : name;
+}
 
 export function buildProbeArgs(input: string): string[] {
   return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input];
@@ -37,16 +71,30 @@ export function buildKeyframeProbeArgs(input: string): string[] {
   ];
 }
 
-function hlsArgs(outputDir: string, segmentSeconds: number): string[] {
+/** Codec, profile, level, size and frame rate of each stream of one HLS segment (for the master playlist). */
+export function buildSegmentProbeArgs(segment: string): string[] {
   return [
+    '-v', 'error',
+    '-show_entries', 'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate',
+    '-print_format', 'json', segment,
+  ];
+}
+
+function hlsArgs(outputDir: string, segmentSeconds: number, legacy: boolean): string[] {
+  const args = [
     '-f', 'hls',
     '-hls_time', String(segmentSeconds),
     '-hls_playlist_type', 'vod',
     '-hls_flags', 'independent_segments',
     '-hls_segment_type', 'mpegts',
     '-hls_segment_filename', `${outputDir}/%v/segment_%03d.ts`,
-    '-master_pl_name', 'master.m3u8',
   ];
+  if (!legacy) args.push('-master_pl_name', 'master.m3u8');
+  return args;
+}
+
+function streamMapEntry(streams: string, name: string, legacy: boolean | undefined): string {
+  return legacy ? streams : `${streams},name:${name}`;
 }
 
 /**
@@ -67,7 +115,7 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
     const pre = ['[0:v:0]'];
     const filters: string[] = [];
     if (options.frameRate > maxFrameRate) filters.push(`fps=${maxFrameRate}`);
-    if (options.test) filters.push(TEST_WATERMARK);
+    if (options.test) filters.push(options.watermark ?? TEST_WATERMARK);
     filters.push(`split=${n}${ladder.video.map((_, i) => `[s${i}]`).join('')}`);
     const graph = [pre.join('') + filters.join(',')];
     ladder.video.forEach((r, i) => graph.push(`[s${i}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`));
@@ -75,7 +123,7 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
     ladder.video.forEach((r, i) => {
       args.push('-map', `[v${i}]`);
       if (ladder.audio) args.push('-map', '0:a:0');
-      variants.push(ladder.audio ? `v:${i},a:${i},name:${r.name}` : `v:${i},name:${r.name}`);
+      variants.push(streamMapEntry(ladder.audio ? `v:${i},a:${i}` : `v:${i}`, r.name, options.legacyHlsMuxer));
     });
     const fps = Math.min(options.frameRate, maxFrameRate);
     args.push('-c:v', 'libx264', '-preset', options.preset ?? 'veryfast', '-profile:v', 'high');
@@ -94,16 +142,16 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
     });
   } else if (ladder.audio) {
     args.push('-map', '0:a:0');
-    variants.push('a:0,name:audio');
+    variants.push(streamMapEntry('a:0', 'audio', options.legacyHlsMuxer));
   }
   if (ladder.audio) {
     args.push('-c:a', 'aac', '-b:a', String(ladder.audio.bitrate), '-ac', String(ladder.audio.channels));
   }
-  args.push(...hlsArgs(options.outputDir, segmentSeconds), '-var_stream_map', variants.join(' '), `${options.outputDir}/%v/index.m3u8`);
+  args.push(...hlsArgs(options.outputDir, segmentSeconds, options.legacyHlsMuxer ?? false), '-var_stream_map', variants.join(' '), `${options.outputDir}/%v/index.m3u8`);
   return args;
 }
 
-export interface RemuxOptions {
+export interface RemuxOptions extends HlsMuxerOptions {
   outputDir: string;
   hasVideo: boolean;
   hasAudio: boolean;
@@ -140,7 +188,7 @@ export function buildRemuxArgs(input: string, options: RemuxOptions): string[] {
     '-hls_playlist_type', 'vod',
     '-hls_segment_type', 'mpegts',
     '-hls_segment_filename', `${dir}/%v/segment_%03d.ts`,
-    '-var_stream_map', [...streams, `name:${options.name ?? 'source'}`].join(','),
+    '-var_stream_map', streamMapEntry(streams.join(','), options.name ?? 'source', options.legacyHlsMuxer),
     `${dir}/%v/index.m3u8`,
   ];
 }

@@ -40,7 +40,7 @@ describe('interpretProbe on real ffprobe output', () => {
         container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
         tracks: [
           { type: 'video', duration: 2, width: 1920, height: 1080, frame_rate: 30, encoding: 'h264' },
-          { type: 'audio', duration: 2, encoding: 'aac', sample_rate: 48000, sample_size: 32 },
+          { type: 'audio', duration: 2, encoding: 'aac', sample_rate: 48000, sample_size: 32, channels: 2 },
         ],
       },
       video: { width: 1920, height: 1080, frameRate: 30 },
@@ -74,7 +74,7 @@ describe('interpretProbe on real ffprobe output', () => {
       container_format: 'matroska,webm',
       tracks: [
         { type: 'video', duration: 2.025, width: 640, height: 480, frame_rate: 24, encoding: 'h264' },
-        { type: 'audio', duration: 2.025, encoding: 'mp3', sample_rate: 44100, sample_size: 32 },
+        { type: 'audio', duration: 2.025, encoding: 'mp3', sample_rate: 44100, sample_size: 32, channels: 1 },
       ],
     });
   });

@@ -28,7 +28,7 @@ export interface InterpretOptions {
 export function interpretProbe(probe: FfprobeOutput, options: InterpretOptions = {}): ProbeResult {
   const cap = options.maxResolutionTier ?? '1080p';
   const streams = probe.streams ?? [];
-  const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const video = primaryVideoStream(probe);
   const audio = streams.find((s) => s.codec_type === 'audio');
   if (!video && !audio) {
     return invalid('The input file has no video or audio track.');
@@ -93,6 +93,11 @@ export function interpretProbe(probe: FfprobeOutput, options: InterpretOptions =
   };
 }
 
+/** The video stream that is ingested: the first one that is not cover art. */
+export function primaryVideoStream(probe: FfprobeOutput): FfprobeStream | undefined {
+  return probe.streams?.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+}
+
 function invalid(message: string): ProbeResult {
   return { ok: false, error: { type: 'invalid_input', messages: [message] } };
 }
@@ -142,7 +147,8 @@ export function frameRateOf(video: FfprobeStream): number {
   return Math.round((rate.num / rate.den) * 1000) / 1000;
 }
 
-function rotationOf(video: FfprobeStream): number {
+/** Display rotation in degrees (0, 90, 180, 270) from the display matrix or the legacy `rotate` tag. */
+export function rotationOf(video: FfprobeStream): number {
   const fromSideData = video.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation;
   const degrees = fromSideData ?? Number(video.tags?.rotate ?? 0);
   return ((Math.round(degrees) % 360) + 360) % 360;
@@ -215,6 +221,7 @@ function inputInfo(probe: FfprobeOutput, streams: FfprobeStream[]): InputFileInf
         ...(s.codec_name ? { encoding: s.codec_name } : {}),
         ...(sampleRate > 0 ? { sample_rate: sampleRate } : {}),
         ...(sampleSize ? { sample_size: sampleSize } : {}),
+        ...(s.channels ? { channels: s.channels } : {}),
       });
     }
   }

@@ -3,6 +3,8 @@ export interface FfprobeStream {
   index: number;
   codec_type?: string; // 'video' | 'audio' | 'subtitle' | 'data' | 'attachment'
   codec_name?: string;
+  profile?: string; // 'High', 'Main', 'Constrained Baseline', 'LC' (AAC)…
+  level?: number; // H.264 level × 10 (31 for 3.1)
   width?: number;
   height?: number;
   sample_aspect_ratio?: string; // '1:1', '4:3', '0:1' (unknown)
@@ -88,6 +90,7 @@ export interface InputFileInfo {
     encoding?: string;
     sample_rate?: number;
     sample_size?: number;
+    channels?: number;
   }>;
 }
 

@@ -1,0 +1,35 @@
+import Mux from '@mux/mux-node';
+import { platform } from './context';
+
+type Asset = Awaited<ReturnType<Mux['video']['assets']['retrieve']>>;
+
+/** Polls an asset until it leaves `preparing` (or the time runs out) and returns it. */
+export async function settledAsset(mux: Mux, id: string, timeoutMs = 120_000): Promise<Asset> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const asset = await mux.video.assets.retrieve(id);
+    if (asset.status !== 'preparing' || Date.now() > deadline) return asset;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export function streamUrl(path: string): string {
+  const base = process.env.E2E_STREAM_URL;
+  if (!base) throw new Error('E2E_STREAM_URL is not set');
+  return `${base}/${path}`;
+}
+
+/** URIs (non-tag lines) of a playlist, in order. */
+export function playlistUris(playlist: string): string[] {
+  return playlist
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+/** Resolves a playlist entry against the playlist's own URL, as a player does. */
+export function resolveUri(playlistUrl: string, uri: string): string {
+  return new URL(uri, playlistUrl).toString();
+}
+
+export { platform };

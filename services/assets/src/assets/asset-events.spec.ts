@@ -1,0 +1,33 @@
+import { EVENT_TYPES, isKnownEventType } from '@platform/events';
+import { assetsFixture } from '../testing/assets-fixture';
+import { ASSET_EVENTS } from './asset-events';
+
+describe('asset event types', () => {
+  it('are all in the platform’s catalogue, which the webhook dispatcher subscribes to', () => {
+    expect((EVENT_TYPES as readonly string[]).filter((t) => (Object.values(ASSET_EVENTS) as string[]).includes(t)).sort()).toEqual(
+      Object.values(ASSET_EVENTS).sort(),
+    );
+  });
+
+  it('every event a whole asset life emits is a known type', async () => {
+    const f = assetsFixture();
+    const created = await f.service.create({ input: [{ url: 'https://media.example/a.mkv' }], playback_policy: ['public'] });
+    await f.processing.recordProbe({
+      asset_id: created.id,
+      tracks: [{ id: '', type: 'video' }],
+      non_standard_input_reasons: { video_codec: 'hevc' },
+      input_info: [],
+    });
+    await f.processing.markReady({ asset_id: created.id });
+    const added = await f.playback.create({ asset_id: created.id, policy: 'signed' });
+    await f.playback.delete({ asset_id: created.id, playback_id: added.id });
+    await f.service.update({ id: created.id, passthrough: 'x' });
+    await f.service.delete(created.id);
+    const errored = await f.service.create({ input: [{ url: 'https://media.example/b.mp4' }], playback_policy: [] });
+    await f.processing.markErrored({ asset_id: errored.id, errors: { type: 'invalid_input', messages: [] } });
+
+    const types = f.events.map((e) => e.type);
+    expect(new Set(types)).toEqual(new Set(Object.values(ASSET_EVENTS)));
+    expect(types.filter((t) => !isKnownEventType(t))).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+import { assets } from '@platform/proto';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SCHEMA } from '../schema';
+
+export type AssetStatus = 'preparing' | 'ready' | 'errored';
+
+/** An input as stored: the settings applied to it (spec 2.2), so far the main input's url. */
+export interface StoredInput {
+  url?: string;
+}
+
+@Entity({ schema: SCHEMA, name: 'assets' })
+export class AssetEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  status!: AssetStatus;
+
+  @Column({ type: 'jsonb' })
+  inputs!: StoredInput[];
+
+  @Column({ type: 'text', nullable: true })
+  passthrough!: string | null;
+
+  @Column({ name: 'max_resolution_tier', type: 'text' })
+  maxResolutionTier!: string;
+
+  @Column({ name: 'encoding_tier', type: 'text' })
+  encodingTier!: string;
+
+  @Column({ name: 'video_quality', type: 'text' })
+  videoQuality!: string;
+
+  @Column({ name: 'mp4_support', type: 'text' })
+  mp4Support!: string;
+
+  @Column({ name: 'master_access', type: 'text' })
+  masterAccess!: string;
+
+  @Column({ name: 'normalize_audio', type: 'boolean' })
+  normalizeAudio!: boolean;
+
+  @Column({ type: 'boolean' })
+  test!: boolean;
+
+  @Column({ name: 'ingest_type', type: 'text' })
+  ingestType!: string;
+
+  @Column({ name: 'upload_id', type: 'text', nullable: true })
+  uploadId!: string | null;
+
+  @Column({ name: 'live_stream_id', type: 'text', nullable: true })
+  liveStreamId!: string | null;
+
+  // what the probe found (null until RecordProbe)
+  @Column({ type: 'double precision', nullable: true })
+  duration!: number | null;
+
+  @Column({ name: 'max_stored_resolution', type: 'text', nullable: true })
+  maxStoredResolution!: string | null;
+
+  @Column({ name: 'resolution_tier', type: 'text', nullable: true })
+  resolutionTier!: string | null;
+
+  @Column({ name: 'max_stored_frame_rate', type: 'double precision', nullable: true })
+  maxStoredFrameRate!: number | null;
+
+  @Column({ name: 'aspect_ratio', type: 'text', nullable: true })
+  aspectRatio!: string | null;
+
+  /** Tracks as the proto carries them, each with the id this service gave it. */
+  @Column({ type: 'jsonb' })
+  tracks!: assets.Track[];
+
+  /** Null or `{}` means a standard input. */
+  @Column({ name: 'non_standard_input_reasons', type: 'jsonb', nullable: true })
+  nonStandardInputReasons!: Record<string, string> | null;
+
+  /** Null until the probe: `GET …/input-info` is then an empty list. */
+  @Column({ name: 'input_info', type: 'jsonb', nullable: true })
+  inputInfo!: assets.InputInfo[] | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  errors!: assets.AssetErrors | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  /** Null until a change that emits video.asset.updated (PATCH, playback id added or removed). */
+  @Column({ name: 'updated_at', type: 'timestamptz', nullable: true })
+  updatedAt!: Date | null;
+}

@@ -1,0 +1,53 @@
+import { Controller, Inject } from '@nestjs/common';
+import { assets, common } from '@platform/proto';
+import { PlaybackIdsService } from '../playback-ids/playback-ids.service';
+import { AssetsService } from './assets.service';
+
+@Controller()
+@assets.AssetsServiceControllerMethods()
+export class AssetsGrpcController implements assets.AssetsServiceController {
+  constructor(
+    @Inject(AssetsService) private readonly assets: AssetsService,
+    @Inject(PlaybackIdsService) private readonly playbackIds: PlaybackIdsService,
+  ) {}
+
+  createAsset(request: assets.CreateAssetRequest): Promise<assets.Asset> {
+    return this.assets.create(request);
+  }
+
+  getAsset(request: common.IdRequest): Promise<assets.Asset> {
+    return this.assets.get(request.id);
+  }
+
+  listAssets(request: assets.ListAssetsRequest): Promise<assets.AssetList> {
+    return this.assets.list(request);
+  }
+
+  updateAsset(request: assets.UpdateAssetRequest): Promise<assets.Asset> {
+    return this.assets.update(request);
+  }
+
+  deleteAsset(request: common.IdRequest): Promise<common.Empty> {
+    return this.assets.delete(request.id).then(() => ({}));
+  }
+
+  getInputInfo(request: common.IdRequest): Promise<assets.InputInfoList> {
+    return this.assets.getInputInfo(request.id);
+  }
+
+  createPlaybackId(request: assets.CreatePlaybackIdRequest): Promise<assets.PlaybackId> {
+    return this.playbackIds.create(request);
+  }
+
+  getPlaybackId(request: assets.AssetPlaybackIdRequest): Promise<assets.PlaybackId> {
+    return this.playbackIds.get(request);
+  }
+
+  deletePlaybackId(request: assets.AssetPlaybackIdRequest): Promise<common.Empty> {
+    return this.playbackIds.delete(request).then(() => ({}));
+  }
+
+  lookupPlaybackId(request: common.IdRequest): Promise<assets.PlaybackIdOwner> {
+    return this.playbackIds.lookup(request.id);
+  }
+}

@@ -1,0 +1,323 @@
+import { Logger } from '@nestjs/common';
+import { ErrorCode } from '@platform/errors';
+import { unixSeconds } from '@platform/ids';
+import { assets } from '@platform/proto';
+import { rejection } from '@platform/testing';
+import { assetsFixture } from '../testing/assets-fixture';
+
+const URL = 'https://media.example/video.mp4';
+const request = (fields: Partial<assets.CreateAssetRequest> = {}): assets.CreateAssetRequest => ({
+  input: [{ url: URL }],
+  playback_policy: [],
+  ...fields,
+});
+const JAN_1_2024 = '1704067200';
+
+describe('AssetsService', () => {
+  describe('create', () => {
+    it('stores a preparing asset with Mux’s defaults and one playback id per policy, in order', async () => {
+      const { service, assets: rows, playbackIds, manager } = assetsFixture();
+      const created = await service.create(request({ playback_policy: ['public', 'signed', 'public'], passthrough: 'mine' }));
+
+      expect(created.id).toMatch(/^[0-9A-Za-z]{32}$/);
+      expect(created.playback_ids.map((p) => p.policy)).toEqual(['public', 'signed', 'public']);
+      expect(new Set(created.playback_ids.map((p) => p.id)).size).toBe(3);
+      const row = rows.rows.get(created.id)!;
+      expect(created).toEqual({
+        id: row.id,
+        created_at: Number(unixSeconds(row.createdAt)),
+        status: 'preparing',
+        max_resolution_tier: '1080p',
+        encoding_tier: 'smart',
+        video_quality: 'plus',
+        playback_ids: created.playback_ids,
+        tracks: [],
+        master_access: 'none',
+        mp4_support: 'none',
+        normalize_audio: false,
+        non_standard_input_reasons: {},
+        test: false,
+        ingest_type: 'on_demand_url',
+        passthrough: 'mine',
+      });
+      expect(row).toMatchObject({ inputs: [{ url: URL }], updatedAt: null, inputInfo: null, errors: null, uploadId: null, liveStreamId: null });
+      expect(playbackIds.rows.map((p) => ({ id: p.id, policy: p.policy, assetId: p.assetId }))).toEqual(
+        created.playback_ids.map((p) => ({ ...p, assetId: created.id })),
+      );
+      expect(rows.managers).toEqual([manager]);
+    });
+
+    it('emits video.asset.created with the asset as the REST API shows it', async () => {
+      const { service, events } = assetsFixture();
+      const created = await service.create(request({ playback_policy: ['public'], passthrough: 'p', test: true }));
+      expect(events).toEqual([
+        {
+          type: 'video.asset.created',
+          object: { type: 'asset', id: created.id },
+          data: {
+            id: created.id,
+            created_at: String(created.created_at),
+            status: 'preparing',
+            progress: { state: 'ingesting', progress: 0 },
+            max_resolution_tier: '1080p',
+            encoding_tier: 'smart',
+            video_quality: 'plus',
+            master_access: 'none',
+            mp4_support: 'none',
+            ingest_type: 'on_demand_url',
+            playback_ids: created.playback_ids,
+            passthrough: 'p',
+            test: true,
+          },
+        },
+      ]);
+    });
+
+    it('leaves playback_ids, passthrough and test out of the event when there are none', async () => {
+      const { service, events } = assetsFixture();
+      await service.create(request({ passthrough: '' }));
+      expect(Object.keys(events[0].data).sort()).toEqual(
+        ['created_at', 'encoding_tier', 'id', 'ingest_type', 'master_access', 'max_resolution_tier', 'mp4_support', 'progress', 'status', 'video_quality'].sort(),
+      );
+    });
+
+    it.each([
+      [{ encoding_tier: 'baseline' }, 'baseline', 'basic'],
+      [{ encoding_tier: 'smart' }, 'smart', 'plus'],
+      [{ video_quality: 'basic' }, 'baseline', 'basic'],
+      [{ video_quality: 'plus' }, 'smart', 'plus'],
+      [{ video_quality: 'premium' }, 'premium', 'premium'],
+      [{ encoding_tier: 'baseline', video_quality: 'basic' }, 'baseline', 'basic'],
+    ])('relates encoding_tier and video_quality as Mux does: %j', async (fields, tier, quality) => {
+      const { service } = assetsFixture();
+      const created = await service.create(request(fields));
+      expect([created.encoding_tier, created.video_quality]).toEqual([tier, quality]);
+    });
+
+    it('keeps the tiers and flags it is given', async () => {
+      const { service } = assetsFixture();
+      const created = await service.create(request({ max_resolution_tier: '2160p', test: true, mp4_support: 'none', master_access: 'none', normalize_audio: false }));
+      expect(created).toMatchObject({ max_resolution_tier: '2160p', test: true, mp4_support: 'none', master_access: 'none', normalize_audio: false });
+    });
+
+    it('takes an asset of a direct upload without an input url, with its upload id and ingest type', async () => {
+      const { service } = assetsFixture();
+      const created = await service.create({ input: [], playback_policy: ['public'], upload_id: 'up1', ingest_type: 'on_demand_direct_upload' });
+      expect(created).toMatchObject({ upload_id: 'up1', ingest_type: 'on_demand_direct_upload', status: 'preparing' });
+    });
+
+    it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
+      ['no input', { input: [] }, ['input: is required (the URL of a media file)']],
+      ['an input without url', { input: [{}] }, ['input[0].url: is required']],
+      ['an ftp url', { input: [{ url: 'ftp://media.example/a.mp4' }] }, ['input[0].url: must be an http or https URL']],
+      ['a relative url', { input: [{ url: '/a.mp4' }] }, ['input[0].url: must be an http or https URL']],
+      ['a file url', { input: [{ url: 'file:///etc/passwd' }] }, ['input[0].url: must be an http or https URL']],
+      ['an unknown policy', { playback_policy: ['public', 'everyone'] }, ['playback_policy[1]: must be one of "public", "signed"']],
+      ['a long passthrough', { passthrough: 'x'.repeat(256) }, ['passthrough: must be at most 255 characters']],
+      ['a 720p max tier', { max_resolution_tier: '720p' }, ['max_resolution_tier: must be one of "1080p", "1440p", "2160p"']],
+      ['an unknown encoding tier', { encoding_tier: 'fast' }, ['encoding_tier: must be one of "smart", "baseline", "premium"']],
+      ['an unknown video quality', { video_quality: 'good' }, ['video_quality: must be one of "basic", "plus", "premium"']],
+      [
+        'a contradiction',
+        { encoding_tier: 'baseline', video_quality: 'plus' },
+        ['video_quality: "plus" contradicts encoding_tier "baseline" (smart is plus, baseline is basic, premium is premium)'],
+      ],
+      ['an unknown mp4_support', { mp4_support: 'all' }, ['mp4_support: must be one of "none", "standard", "capped-1080p", "audio-only", "audio-only,capped-1080p"']],
+      ['an unknown master_access', { master_access: 'forever' }, ['master_access: must be one of "none", "temporary"']],
+      ['an unknown ingest type', { ingest_type: 'carrier_pigeon' }, ['ingest_type: must be one of "on_demand_url", "on_demand_direct_upload", "on_demand_clip", "live_rtmp", "live_srt"']],
+      [
+        'several problems',
+        { input: [{ url: 'rtmp://x/y' }], passthrough: 'x'.repeat(300), playback_policy: ['drm'] },
+        ['input[0].url: must be an http or https URL', 'playback_policy[0]: must be one of "public", "signed"', 'passthrough: must be at most 255 characters'],
+      ],
+    ])('refuses %s with INVALID_PARAMETERS naming the field, storing and emitting nothing', async (_name, fields, messages) => {
+      const { service, assets: rows, events } = assetsFixture();
+      const error = await rejection(service.create(request(fields)));
+      expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
+      expect(error.messages).toEqual(messages);
+      expect(rows.rows.size).toBe(0);
+      expect(events).toEqual([]);
+    });
+
+    it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
+      ['a second input', { input: [{ url: URL }, { url: 'https://media.example/subs.vtt' }] }, ['input[1]: more than one input (audio and text tracks, overlays) is not implemented yet']],
+      ['a clip', { input: [{ url: 'svc://assets/abc' }] }, ['input[0].url: clips from svc://assets/{asset_id} are not implemented yet']],
+      ['a Mux clip url', { input: [{ url: 'mux://assets/abc' }] }, ['input[0].url: clips from svc://assets/{asset_id} are not implemented yet']],
+      ['mp4_support standard', { mp4_support: 'standard' }, ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"']],
+      ['master_access temporary', { master_access: 'temporary' }, ['master_access: "temporary" is not implemented yet (master MP4 downloads); use "none"']],
+      ['normalize_audio', { normalize_audio: true }, ['normalize_audio: true is not implemented yet (audio loudness normalization); use false']],
+    ])('answers NOT_IMPLEMENTED for %s, storing nothing', async (_name, fields, messages) => {
+      const { service, assets: rows, events } = assetsFixture();
+      const error = await rejection(service.create(request(fields)));
+      expect(error.code).toBe(ErrorCode.NOT_IMPLEMENTED);
+      expect(error.messages).toEqual(messages);
+      expect(rows.rows.size).toBe(0);
+      expect(events).toEqual([]);
+    });
+
+    it('reports invalid fields before features not built yet', async () => {
+      const { service } = assetsFixture();
+      const error = await rejection(service.create(request({ mp4_support: 'standard', passthrough: 'x'.repeat(256) })));
+      expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
+    });
+  });
+
+  describe('get and list', () => {
+    it('gets an asset with its playback ids; an unknown one is NOT_FOUND', async () => {
+      const f = assetsFixture();
+      const { asset, playbackIds } = f.stored({ passthrough: 'pt' }, ['signed', 'public']);
+      const got = await f.service.get(asset.id);
+      expect(got).toMatchObject({ id: asset.id, created_at: Number(JAN_1_2024), passthrough: 'pt', status: 'preparing' });
+      expect(got.playback_ids).toEqual(playbackIds.map((p) => ({ id: p.id, policy: p.policy })));
+      expect(got.updated_at).toBeUndefined();
+      const error = await rejection(f.service.get('nope'));
+      expect([error.code, error.messages]).toEqual([ErrorCode.NOT_FOUND, ['Asset not found']]);
+    });
+
+    it('lists newest first by whole pages, each asset with its own playback ids', async () => {
+      const f = assetsFixture();
+      const ids = [1, 2, 3].map((day) => f.stored({ id: `a${day}`, createdAt: new Date(Date.UTC(2024, 0, day)) }, ['public']).asset.id);
+      expect((await f.service.list({ limit: 0, page: 0 })).items.map((a) => a.id)).toEqual(['a3', 'a2', 'a1']);
+      expect((await f.service.list({ limit: 2, page: 1 })).items.map((a) => a.id)).toEqual(['a3', 'a2']);
+      const second = await f.service.list({ limit: 2, page: 2 });
+      expect(second.items.map((a) => [a.id, a.playback_ids])).toEqual([['a1', [{ id: 'a1-pb0', policy: 'public' }]]]);
+      expect((await f.service.list({ limit: 2, page: 3 })).items).toEqual([]);
+      expect(ids).toHaveLength(3);
+    });
+
+    it('filters by live_stream_id and upload_id', async () => {
+      const f = assetsFixture();
+      f.stored({ id: 'live', liveStreamId: 'ls1' });
+      f.stored({ id: 'upload', uploadId: 'up1' });
+      f.stored({ id: 'plain' });
+      expect((await f.service.list({ limit: 25, page: 1, live_stream_id: 'ls1' })).items.map((a) => a.id)).toEqual(['live']);
+      expect((await f.service.list({ limit: 25, page: 1, upload_id: 'up1' })).items.map((a) => a.id)).toEqual(['upload']);
+      expect((await f.service.list({ limit: 25, page: 1, upload_id: 'none' })).items).toEqual([]);
+    });
+  });
+
+  describe('update (PATCH passthrough)', () => {
+    it('sets passthrough and updated_at, emitting video.asset.updated with the asset', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({}, ['public']);
+      const updated = await f.service.update({ id: asset.id, passthrough: 'new' });
+      const row = f.assets.rows.get(asset.id)!;
+      expect(row.passthrough).toBe('new');
+      expect(Number.isFinite(row.updatedAt!.getTime())).toBe(true);
+      expect(updated).toMatchObject({ passthrough: 'new', updated_at: Number(unixSeconds(row.updatedAt!)), playback_ids: [{ id: `${asset.id}-pb0`, policy: 'public' }] });
+      expect(f.events).toEqual([
+        {
+          type: 'video.asset.updated',
+          object: { type: 'asset', id: asset.id },
+          data: expect.objectContaining({ id: asset.id, passthrough: 'new', updated_at: unixSeconds(row.updatedAt!), created_at: JAN_1_2024, playback_ids: updated.playback_ids }),
+        },
+      ]);
+    });
+
+    it('clears passthrough with an empty string', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ passthrough: 'old' });
+      const updated = await f.service.update({ id: asset.id, passthrough: '' });
+      expect(updated.passthrough).toBeUndefined();
+      expect(f.assets.rows.get(asset.id)!.passthrough).toBeNull();
+      expect(f.events[0].data).not.toHaveProperty('passthrough');
+    });
+
+    it.each([
+      [{ passthrough: undefined }, ErrorCode.INVALID_PARAMETERS, ['passthrough: is required (the only updatable field)']],
+      [{ passthrough: 'x'.repeat(256) }, ErrorCode.INVALID_PARAMETERS, ['passthrough: must be at most 255 characters']],
+      [{ id: 'nope', passthrough: 'x' }, ErrorCode.NOT_FOUND, ['Asset not found']],
+    ])('refuses %j, changing and emitting nothing', async (fields, code, messages) => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ passthrough: 'kept' });
+      const error = await rejection(f.service.update({ id: asset.id, ...fields }));
+      expect([error.code, error.messages]).toEqual([code, messages]);
+      expect(f.assets.rows.get(asset.id)).toMatchObject({ passthrough: 'kept', updatedAt: null });
+      expect(f.events).toEqual([]);
+    });
+  });
+
+  describe('delete', () => {
+    it('removes the row, its playback ids and its files (only its own), emitting video.asset.deleted with the asset as it was', async () => {
+      const f = assetsFixture();
+      const { asset, playbackIds } = f.stored({ passthrough: 'bye' }, ['public']);
+      f.stored({ id: 'other' }, ['signed']);
+      await f.store.putBuffer(`assets/${asset.id}/hls/master.m3u8`, '#EXTM3U');
+      await f.store.putBuffer(`assets/${asset.id}/hls/source/segment_000.ts`, 'ts');
+      await f.store.putBuffer('assets/other/hls/master.m3u8', '#EXTM3U');
+
+      await f.service.delete(asset.id);
+
+      expect(f.assets.rows.has(asset.id)).toBe(false);
+      expect(f.playbackIds.rows.map((p) => p.id)).toEqual(['other-pb0']);
+      expect([...f.store.objects.keys()]).toEqual(['assets/other/hls/master.m3u8']);
+      expect(f.events).toEqual([
+        {
+          type: 'video.asset.deleted',
+          object: { type: 'asset', id: asset.id },
+          data: expect.objectContaining({ id: asset.id, passthrough: 'bye', status: 'preparing', playback_ids: [{ id: playbackIds[0].id, policy: 'public' }] }),
+        },
+      ]);
+      expect((await rejection(f.service.get(asset.id))).code).toBe(ErrorCode.NOT_FOUND);
+      expect((await rejection(f.playback.lookup(playbackIds[0].id))).code).toBe(ErrorCode.NOT_FOUND);
+    });
+
+    it('is NOT_FOUND for an unknown or already deleted asset, emitting nothing', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored();
+      await f.service.delete(asset.id);
+      const error = await rejection(f.service.delete(asset.id));
+      expect([error.code, error.messages]).toEqual([ErrorCode.NOT_FOUND, ['Asset not found']]);
+      expect(f.events.map((e) => e.type)).toEqual(['video.asset.deleted']);
+    });
+
+    it('still deletes the asset when the object store fails (the files are logged as left behind)', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored();
+      await f.store.putBuffer(`assets/${asset.id}/hls/master.m3u8`, '#EXTM3U');
+      f.store.failDeletes = true;
+      const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      await expect(f.service.delete(asset.id)).resolves.toBeUndefined();
+      expect(logged).toHaveBeenCalledWith(`asset ${asset.id} deleted, but removing its files failed: object store unavailable`);
+      logged.mockRestore();
+      expect(f.assets.rows.has(asset.id)).toBe(false);
+      expect(f.events.map((e) => e.type)).toEqual(['video.asset.deleted']);
+    });
+  });
+
+  describe('deleteExpiredTestAsset (the sweeper’s delete)', () => {
+    it('deletes like DELETE only a test asset created before the cutoff, read again under its lock', async () => {
+      const f = assetsFixture();
+      const cutoff = new Date(Date.UTC(2024, 0, 2));
+      f.stored({ id: 'old-test', test: true }, ['public']);
+      f.stored({ id: 'old-real', test: false });
+      f.stored({ id: 'new-test', test: true, createdAt: new Date(Date.UTC(2024, 0, 3)) });
+      await f.store.putBuffer('assets/old-test/hls/master.m3u8', '#EXTM3U');
+
+      expect(await f.service.deleteExpiredTestAsset('old-test', cutoff)).toBe(true);
+      expect(await f.service.deleteExpiredTestAsset('old-real', cutoff)).toBe(false);
+      expect(await f.service.deleteExpiredTestAsset('new-test', cutoff)).toBe(false);
+      expect(await f.service.deleteExpiredTestAsset('gone', cutoff)).toBe(false);
+
+      expect([...f.assets.rows.keys()].sort()).toEqual(['new-test', 'old-real']);
+      expect(f.playbackIds.rows).toEqual([]);
+      expect(f.store.objects.size).toBe(0);
+      expect(f.events.map((e) => [e.type, e.object.id])).toEqual([['video.asset.deleted', 'old-test']]);
+    });
+  });
+
+  describe('input info', () => {
+    it('is an empty list until the probe, then what the probe recorded', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored();
+      expect(await f.service.getInputInfo(asset.id)).toEqual({ items: [] });
+      const info: assets.InputInfo = {
+        settings: { url: 'https://media.example/in.mp4' },
+        file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1280, height: 720, frame_rate: 30, encoding: 'h264', duration: 6 }] },
+      };
+      await f.processing.recordProbe({ asset_id: asset.id, tracks: [], non_standard_input_reasons: {}, input_info: [info] });
+      expect(await f.service.getInputInfo(asset.id)).toEqual({ items: [info] });
+      expect((await rejection(f.service.getInputInfo('nope'))).code).toBe(ErrorCode.NOT_FOUND);
+    });
+  });
+});

@@ -1,0 +1,140 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DomainError } from '@platform/errors';
+import { UnitOfWork } from '@platform/events';
+import { newId } from '@platform/ids';
+import { assets } from '@platform/proto';
+import { assetKeys, OBJECT_STORE, ObjectStore } from '@platform/storage';
+import { PlaybackIdEntity } from '../playback-ids/playback-id.entity';
+import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
+import { AssetEntity } from './asset.entity';
+import { ASSET_EVENTS, emitAssetEvent } from './asset-events';
+import { toAssetMessage } from './asset.mapper';
+import { AssetRepository } from './asset.repository';
+import { PASSTHROUGH_MAX, validAssetSettings } from './asset-settings';
+
+export const DEFAULT_LIMIT = 25;
+
+/**
+ * Assets as the gateway sees them (spec 2.1, 2.2, 4.2). The gateway validates requests
+ * first; the rules are checked again here so no caller can store a bad asset.
+ */
+@Injectable()
+export class AssetsService {
+  private readonly logger = new Logger('AssetsService');
+
+  constructor(
+    @Inject(AssetRepository) private readonly assets: AssetRepository,
+    @Inject(PlaybackIdRepository) private readonly playbackIds: PlaybackIdRepository,
+    @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+  ) {}
+
+  /** A new asset is `preparing`; video.asset.created starts the transcoder. */
+  async create(request: assets.CreateAssetRequest): Promise<assets.Asset> {
+    const { playbackPolicies, ...settings } = validAssetSettings(request);
+    const now = new Date();
+    const asset: AssetEntity = {
+      id: newId(),
+      status: 'preparing',
+      ...settings,
+      duration: null,
+      maxStoredResolution: null,
+      resolutionTier: null,
+      maxStoredFrameRate: null,
+      aspectRatio: null,
+      tracks: [],
+      nonStandardInputReasons: null,
+      inputInfo: null,
+      errors: null,
+      createdAt: now,
+      updatedAt: null,
+    };
+    const playbackIds: PlaybackIdEntity[] = playbackPolicies.map((policy) => ({ id: newId(), assetId: asset.id, policy, createdAt: now }));
+    await this.unitOfWork.run(async (manager, emit) => {
+      await this.assets.insert(manager, asset);
+      await this.playbackIds.insert(manager, playbackIds);
+      emitAssetEvent(emit, ASSET_EVENTS.created, asset, playbackIds);
+    });
+    return toAssetMessage(asset, playbackIds);
+  }
+
+  async get(id: string): Promise<assets.Asset> {
+    const asset = await this.assets.findById(id);
+    if (!asset) throw notFound();
+    return toAssetMessage(asset, await this.playbackIds.findByAssetId(id));
+  }
+
+  /** Newest first; `limit` (25) and `page` (1) page by whole pages; optional owner filters. */
+  async list(request: assets.ListAssetsRequest): Promise<assets.AssetList> {
+    const limit = request.limit > 0 ? request.limit : DEFAULT_LIMIT;
+    const page = request.page > 0 ? request.page : 1;
+    const items = await this.assets.list({
+      limit,
+      offset: (page - 1) * limit,
+      liveStreamId: request.live_stream_id,
+      uploadId: request.upload_id,
+    });
+    const playbackIds = await this.playbackIds.findByAssetIds(items.map((a) => a.id));
+    return { items: items.map((a) => toAssetMessage(a, playbackIds.get(a.id) ?? [])) };
+  }
+
+  /** PATCH: only passthrough is updatable; an empty string clears it. */
+  async update(request: assets.UpdateAssetRequest): Promise<assets.Asset> {
+    const { passthrough } = request;
+    if (passthrough === undefined) throw DomainError.invalid('passthrough: is required (the only updatable field)');
+    if (passthrough.length > PASSTHROUGH_MAX) throw DomainError.invalid(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+    return this.unitOfWork.run(async (manager, emit) => {
+      const asset = await this.assets.update(manager, request.id, { passthrough: passthrough === '' ? null : passthrough, updatedAt: new Date() });
+      if (!asset) throw notFound();
+      const playbackIds = await this.playbackIds.findByAssetId(asset.id, manager);
+      emitAssetEvent(emit, ASSET_EVENTS.updated, asset, playbackIds);
+      return toAssetMessage(asset, playbackIds);
+    });
+  }
+
+  /**
+   * Deletes the asset and its playback ids (they stop resolving at once), then every stored
+   * file. The files go after the commit: a failed commit must not leave an asset without
+   * media. A failure to remove them is logged; the asset is gone either way.
+   */
+  async delete(id: string): Promise<void> {
+    if (!(await this.remove(id, () => true))) throw notFound();
+  }
+
+  /**
+   * The test-asset sweeper's delete: the same path, but only when the asset, read again under
+   * its lock, is still a test asset created before `cutoff`. Returns whether it was deleted.
+   */
+  deleteExpiredTestAsset(id: string, cutoff: Date): Promise<boolean> {
+    return this.remove(id, (asset) => asset.test && asset.createdAt < cutoff);
+  }
+
+  private async remove(id: string, eligible: (asset: AssetEntity) => boolean): Promise<boolean> {
+    const removed = await this.unitOfWork.run(async (manager, emit) => {
+      const asset = await this.assets.lockById(manager, id);
+      if (!asset || !eligible(asset)) return false;
+      await this.assets.delete(manager, id);
+      const playbackIds = await this.playbackIds.deleteByAssetId(manager, id);
+      emitAssetEvent(emit, ASSET_EVENTS.deleted, asset, playbackIds);
+      return true;
+    });
+    if (!removed) return false;
+    try {
+      await this.store.deletePrefix(assetKeys.prefix(id));
+    } catch (err) {
+      this.logger.error(`asset ${id} deleted, but removing its files failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return true;
+  }
+
+  /** What the probe found for each input; an empty list until the transcoder has probed it. */
+  async getInputInfo(id: string): Promise<assets.InputInfoList> {
+    const asset = await this.assets.findById(id);
+    if (!asset) throw notFound();
+    return { items: (asset.inputInfo ?? []).map((info) => structuredClone(info)) };
+  }
+}
+
+export function notFound(): DomainError {
+  return DomainError.notFound('Asset');
+}

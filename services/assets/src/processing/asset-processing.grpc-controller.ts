@@ -1,0 +1,26 @@
+import { Controller, Inject } from '@nestjs/common';
+import { assets, common } from '@platform/proto';
+import { AssetProcessingService } from './asset-processing.service';
+
+/** Internal: called by the transcoder only. */
+@Controller()
+@assets.AssetProcessingServiceControllerMethods()
+export class AssetProcessingGrpcController implements assets.AssetProcessingServiceController {
+  constructor(@Inject(AssetProcessingService) private readonly processing: AssetProcessingService) {}
+
+  getIngestSpec(request: common.IdRequest): Promise<assets.IngestSpec> {
+    return this.processing.getIngestSpec(request.id);
+  }
+
+  recordProbe(request: assets.RecordProbeRequest): Promise<assets.Asset> {
+    return this.processing.recordProbe(request);
+  }
+
+  markReady(request: assets.MarkReadyRequest): Promise<assets.Asset> {
+    return this.processing.markReady(request);
+  }
+
+  markErrored(request: assets.MarkErroredRequest): Promise<assets.Asset> {
+    return this.processing.markErrored(request);
+  }
+}

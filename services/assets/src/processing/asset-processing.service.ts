@@ -1,0 +1,129 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError } from '@platform/errors';
+import { Emit, UnitOfWork } from '@platform/events';
+import { assets } from '@platform/proto';
+import { EntityManager } from 'typeorm';
+import { AssetEntity } from '../assets/asset.entity';
+import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent } from '../assets/asset-events';
+import { toAssetMessage } from '../assets/asset.mapper';
+import { AssetRepository } from '../assets/asset.repository';
+import { notFound } from '../assets/assets.service';
+import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
+import { checkErrors, checkProbe } from './probe-fields';
+import { withTrackIds } from './track-ids';
+
+/**
+ * What the transcoder reports (internal RPCs). Each call is one state change with its
+ * events in one transaction, on the asset row locked for it; each is safe to repeat, since
+ * a crashed job is redone from the start.
+ */
+@Injectable()
+export class AssetProcessingService {
+  constructor(
+    @Inject(AssetRepository) private readonly assets: AssetRepository,
+    @Inject(PlaybackIdRepository) private readonly playbackIds: PlaybackIdRepository,
+    @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** What to ingest; NOT_FOUND once the asset is deleted (the transcoder then cancels the job). */
+  async getIngestSpec(id: string): Promise<assets.IngestSpec> {
+    const asset = await this.assets.findById(id);
+    if (!asset) throw notFound();
+    return {
+      asset_id: asset.id,
+      status: asset.status,
+      input: asset.inputs.map((i) => ({ ...i })),
+      test: asset.test,
+      max_resolution_tier: asset.maxResolutionTier,
+      encoding_tier: asset.encodingTier,
+      video_quality: asset.videoQuality,
+      normalize_audio: asset.normalizeAudio,
+    };
+  }
+
+  /**
+   * Stores the probe's fields (the asset stays as it is: preparing, or ready when a job is
+   * redone). Emits video.asset.track.created for each track not recorded before, and
+   * video.asset.non_standard_input_detected when the reasons are new.
+   */
+  async recordProbe(request: assets.RecordProbeRequest): Promise<assets.Asset> {
+    checkProbe(request);
+    return this.transition(request.asset_id, async (asset, manager, emit) => {
+      if (asset.status === 'errored') throw DomainError.precondition('Asset is errored; its probe can no longer be recorded');
+      const { tracks, added } = withTrackIds(asset.tracks, request.tracks ?? []);
+      const reasons = { ...(request.non_standard_input_reasons ?? {}) };
+      const hasReasons = Object.keys(reasons).length > 0;
+      const reasonsAreNew = hasReasons && !sameReasons(reasons, asset.nonStandardInputReasons ?? {});
+      const updated = await this.save(manager, asset.id, {
+        duration: request.duration ?? null,
+        maxStoredResolution: request.max_stored_resolution ?? null,
+        resolutionTier: request.resolution_tier ?? null,
+        maxStoredFrameRate: request.max_stored_frame_rate ?? null,
+        aspectRatio: request.aspect_ratio ?? null,
+        tracks,
+        nonStandardInputReasons: hasReasons ? reasons : null,
+        inputInfo: (request.input_info ?? []).map(plainInputInfo),
+      });
+      for (const track of added) emitTrackEvent(emit, ASSET_EVENTS.trackCreated, updated, track);
+      if (reasonsAreNew) emitAssetEvent(emit, ASSET_EVENTS.nonStandardInputDetected, updated, await this.playbackIds.findByAssetId(asset.id, manager));
+      return updated;
+    });
+  }
+
+  /** preparing → ready, with video.asset.ready and video.asset.track.ready per track; a repeat changes nothing. */
+  async markReady(request: assets.MarkReadyRequest): Promise<assets.Asset> {
+    return this.transition(request.asset_id, async (asset, manager, emit) => {
+      if (asset.status === 'ready') return asset;
+      if (asset.status === 'errored') throw DomainError.precondition('Asset is errored; it cannot become ready');
+      const updated = await this.save(manager, asset.id, { status: 'ready' });
+      emitAssetEvent(emit, ASSET_EVENTS.ready, updated, await this.playbackIds.findByAssetId(asset.id, manager));
+      for (const track of updated.tracks) emitTrackEvent(emit, ASSET_EVENTS.trackReady, updated, track);
+      return updated;
+    });
+  }
+
+  /** preparing → errored with errors{type, messages}, with video.asset.errored; a repeat changes nothing. */
+  async markErrored(request: assets.MarkErroredRequest): Promise<assets.Asset> {
+    const errors = checkErrors(request.errors);
+    return this.transition(request.asset_id, async (asset, manager, emit) => {
+      if (asset.status === 'errored') return asset;
+      if (asset.status === 'ready') throw DomainError.precondition('Asset is ready; it cannot become errored');
+      const updated = await this.save(manager, asset.id, { status: 'errored', errors });
+      emitAssetEvent(emit, ASSET_EVENTS.errored, updated, await this.playbackIds.findByAssetId(asset.id, manager));
+      return updated;
+    });
+  }
+
+  /** Runs `change` on the locked asset (NOT_FOUND when it is gone) and answers the asset as it then is. */
+  private async transition(
+    assetId: string,
+    change: (asset: AssetEntity, manager: EntityManager, emit: Emit) => Promise<AssetEntity>,
+  ): Promise<assets.Asset> {
+    return this.unitOfWork.run(async (manager, emit) => {
+      const asset = await this.assets.lockById(manager, assetId);
+      if (!asset) throw notFound();
+      const after = await change(asset, manager, emit);
+      return toAssetMessage(after, await this.playbackIds.findByAssetId(assetId, manager));
+    });
+  }
+
+  private async save(manager: EntityManager, id: string, changes: Parameters<AssetRepository['update']>[2]): Promise<AssetEntity> {
+    const updated = await this.assets.update(manager, id, changes);
+    if (!updated) throw notFound();
+    return updated;
+  }
+}
+
+function sameReasons(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/** Input info as stored: proto defaults and absent fields dropped. */
+function plainInputInfo(info: assets.InputInfo): assets.InputInfo {
+  const clean = <T extends object>(v: T): T => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== null)) as T;
+  return {
+    settings: clean({ ...(info.settings ?? {}) }),
+    file: info.file ? { container_format: info.file.container_format, tracks: (info.file.tracks ?? []).map((t) => clean({ ...t })) } : undefined,
+  };
+}

@@ -1,0 +1,381 @@
+import { GrpcStatus } from '@platform/errors';
+import { assets } from '@platform/proto';
+import { grpcError, reply, TestGateway } from '../testing/test-gateway';
+import { encodeCursor } from './list-cursor';
+
+const URL = 'https://media.example/video.mp4';
+
+/** An asset as the assets service answers it. */
+const asset = (fields: Partial<assets.Asset> = {}): assets.Asset => ({
+  id: 'a1',
+  created_at: 1700000000,
+  status: 'preparing',
+  max_resolution_tier: '1080p',
+  encoding_tier: 'smart',
+  video_quality: 'plus',
+  playback_ids: [],
+  tracks: [],
+  master_access: 'none',
+  mp4_support: 'none',
+  normalize_audio: false,
+  non_standard_input_reasons: {},
+  test: false,
+  ingest_type: 'on_demand_url',
+  ...fields,
+});
+
+/** The REST body of asset() with no fields changed. */
+const PREPARING_BODY = {
+  id: 'a1',
+  created_at: '1700000000',
+  status: 'preparing',
+  progress: { state: 'ingesting', progress: 0 },
+  max_resolution_tier: '1080p',
+  encoding_tier: 'smart',
+  video_quality: 'plus',
+  master_access: 'none',
+  mp4_support: 'none',
+  ingest_type: 'on_demand_url',
+};
+
+describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await TestGateway.start();
+  });
+  afterAll(() => gw.stop());
+  beforeEach(() => jest.clearAllMocks());
+
+  describe('POST /video/v1/assets', () => {
+    it('creates from the SDK’s body (inputs, playback_policies) and answers 201 with the asset as Mux shows it', async () => {
+      gw.assets.createAsset.mockReturnValue(reply(asset({ playback_ids: [{ id: 'p1', policy: 'public' }], passthrough: 'mine' })));
+      const res = await gw.request('POST', '/video/v1/assets', {
+        body: { inputs: [{ url: URL }], playback_policies: ['public'], passthrough: 'mine', video_quality: 'plus' },
+      });
+      expect(gw.assets.createAsset).toHaveBeenCalledWith({
+        input: [{ url: URL }],
+        playback_policy: ['public'],
+        passthrough: 'mine',
+        video_quality: 'plus',
+        max_resolution_tier: undefined,
+        encoding_tier: undefined,
+        mp4_support: undefined,
+        master_access: undefined,
+        normalize_audio: undefined,
+        test: undefined,
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ data: { ...PREPARING_BODY, playback_ids: [{ id: 'p1', policy: 'public' }], passthrough: 'mine' } });
+    });
+
+    it('takes the spec’s names with the shortcuts: input as a URL string, playback_policy as one string', async () => {
+      gw.assets.createAsset.mockReturnValue(reply(asset({ test: true })));
+      const res = await gw.request('POST', '/video/v1/assets', {
+        body: { input: URL, playback_policy: 'signed', test: true, max_resolution_tier: '2160p', encoding_tier: 'baseline', mp4_support: 'none', master_access: 'none', normalize_audio: false },
+      });
+      expect(gw.assets.createAsset).toHaveBeenCalledWith(
+        expect.objectContaining({ input: [{ url: URL }], playback_policy: ['signed'], test: true, max_resolution_tier: '2160p', encoding_tier: 'baseline', mp4_support: 'none', master_access: 'none', normalize_audio: false }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.data.test).toBe(true);
+    });
+
+    it('sends no playback policy when none is given (the asset then has no playback ids) and omits playback_ids', async () => {
+      gw.assets.createAsset.mockReturnValue(reply(asset()));
+      const res = await gw.request('POST', '/video/v1/assets', { body: { input: [{ url: URL }] } });
+      expect(gw.assets.createAsset).toHaveBeenCalledWith(expect.objectContaining({ playback_policy: [] }));
+      expect(res.body).toEqual({ data: PREPARING_BODY });
+    });
+
+    it.each<[string, unknown, string[]]>([
+      ['an empty body', {}, ['input: is required (the URL of a media file)']],
+      ['an empty input list', { input: [] }, ['input: is required (the URL of a media file)']],
+      ['an input without url', { inputs: [{ type: 'video' }] }, ['inputs[0].url: is required']],
+      ['an ftp URL', { input: [{ url: 'ftp://media.example/a.mp4' }] }, ['input[0].url: must be an http or https URL']],
+      ['a URL shortcut that is not a URL', { input: 'video.mp4' }, ['input: must be an http or https URL']],
+      ['an object for input', { input: { url: URL } }, ['input: must be an array of inputs or a URL string']],
+      ['an unknown policy', { input: URL, playback_policy: ['public', 'everyone'] }, ['playback_policy[1]: must be one of "public", "signed", "drm"']],
+      ['an unknown single policy', { input: URL, playback_policies: 'everyone' }, ['playback_policies: must be one of "public", "signed", "drm"']],
+      ['a long passthrough', { input: URL, passthrough: 'x'.repeat(256) }, ['passthrough: must be at most 255 characters']],
+      ['a 720p max tier', { input: URL, max_resolution_tier: '720p' }, ['max_resolution_tier: must be one of "1080p", "1440p", "2160p"']],
+      ['an unknown video quality', { input: URL, video_quality: 'best' }, ['video_quality: must be one of "basic", "plus", "premium"']],
+      ['a string for test', { input: URL, test: 'yes' }, ['test: must be a boolean, not a string']],
+      ['an unknown field', { input: URL, colour: 'red' }, ['colour: is not a known field']],
+      ['an unknown input field', { input: [{ url: URL, speed: 2 }] }, ['input[0].speed: is not a known field']],
+      ['both input and inputs', { input: URL, inputs: [{ url: URL }] }, ['inputs: give input or inputs, not both']],
+      ['both policy names', { input: URL, playback_policy: 'public', playback_policies: ['public'] }, ['playback_policies: give playback_policy or playback_policies, not both']],
+    ])('refuses %s with 400 naming the field, calling nothing', async (_name, body, messages) => {
+      const res = await gw.request('POST', '/video/v1/assets', { body });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages } });
+      expect(res.headers.get('x-should-retry')).toBe('false');
+      expect(gw.assets.createAsset).not.toHaveBeenCalled();
+    });
+
+    it.each<[string, unknown, string[]]>([
+      ['mp4_support standard', { input: URL, mp4_support: 'standard' }, ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"']],
+      ['mp4_support capped-1080p', { input: URL, mp4_support: 'capped-1080p' }, ['mp4_support: "capped-1080p" is not implemented yet (static MP4 renditions); use "none"']],
+      ['master_access temporary', { input: URL, master_access: 'temporary' }, ['master_access: "temporary" is not implemented yet (master MP4 downloads); use "none"']],
+      ['normalize_audio', { input: URL, normalize_audio: true }, ['normalize_audio: true is not implemented yet (audio loudness normalization); use false']],
+      ['a second input', { input: [{ url: URL }, { url: 'https://media.example/en.vtt', type: 'text', text_type: 'subtitles', language_code: 'en' }] }, [
+        'input[1]: more than one input (audio tracks, text tracks, overlays) is not implemented yet',
+      ]],
+      ['an overlay', { inputs: [{ url: URL, overlay_settings: { vertical_align: 'top' } }] }, ['inputs[0].overlay_settings: watermark overlays are not implemented yet']],
+      ['generated subtitles', { input: [{ url: URL, generated_subtitles: [{ language_code: 'en' }] }] }, ['input[0].generated_subtitles: generated subtitles are not implemented yet']],
+      ['a clip', { input: [{ url: 'svc://assets/abc', start_time: 1 }] }, [
+        'input[0].url: clips from svc://assets/{asset_id} are not implemented yet',
+        'input[0].start_time, end_time: clips are not implemented yet',
+      ]],
+      ['a clip shortcut', { input: 'mux://assets/abc' }, ['input: clips from svc://assets/{asset_id} are not implemented yet']],
+      ['a named audio track', { input: [{ url: URL, name: 'English', language_code: 'en' }] }, [
+        'input[0].language_code: track settings of inputs are not implemented yet',
+        'input[0].name: track settings of inputs are not implemented yet',
+      ]],
+      ['DRM', { input: URL, playback_policy: ['public', 'drm'] }, ['playback_policy: DRM playback is not implemented yet']],
+      ['static renditions and meta', { input: URL, static_renditions: [{ resolution: 'highest' }], meta: { title: 't' } }, [
+        'static_renditions: not implemented yet (static renditions)',
+        'meta: not implemented yet (asset metadata)',
+      ]],
+    ])('answers %s with 501 not_implemented naming the field, calling nothing', async (_name, body, messages) => {
+      const res = await gw.request('POST', '/video/v1/assets', { body });
+      expect(res.status).toBe(501);
+      expect(res.body).toEqual({ error: { type: 'not_implemented', messages } });
+      expect(res.headers.get('x-should-retry')).toBe('false');
+      expect(gw.assets.createAsset).not.toHaveBeenCalled();
+    });
+
+    it('answers 400 before 501 when a body has both problems', async () => {
+      const res = await gw.request('POST', '/video/v1/assets', { body: { input: URL, mp4_support: 'standard', passthrough: 'x'.repeat(256) } });
+      expect(res.status).toBe(400);
+    });
+
+    it('passes the service’s own refusals through', async () => {
+      gw.assets.createAsset.mockReturnValue(grpcError(GrpcStatus.INVALID_ARGUMENT, ['input[0].url: must be an http or https URL']));
+      const res = await gw.request('POST', '/video/v1/assets', { body: { input: URL } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: ['input[0].url: must be an http or https URL'] } });
+    });
+
+    it('needs video:write', async () => {
+      const reader = await gw.token(['video:read']);
+      const res = await gw.request('POST', '/video/v1/assets', { auth: reader, body: { input: URL } });
+      expect(res.status).toBe(403);
+      expect(gw.assets.createAsset).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('GET /video/v1/assets/:ASSET_ID', () => {
+    it('shows a ready asset with every field the probe filled, absent ones left out', async () => {
+      const tracks = [
+        { id: 'v1', type: 'video', max_width: 1280, max_height: 720, max_frame_rate: 30, duration: 6.006 },
+        { id: 'au1', type: 'audio', max_channels: 2, primary: true, duration: 6.006 },
+      ];
+      gw.assets.getAsset.mockReturnValue(
+        reply(
+          asset({
+            status: 'ready',
+            updated_at: 1700000100,
+            duration: 6.006,
+            max_stored_resolution: 'HD',
+            resolution_tier: '720p',
+            max_stored_frame_rate: 30,
+            aspect_ratio: '16:9',
+            tracks,
+            playback_ids: [{ id: 'p1', policy: 'signed' }],
+            non_standard_input_reasons: { audio_codec: 'mp3' },
+            errors: { type: 'ignored', messages: ['a ready asset shows no errors'] },
+          }),
+        ),
+      );
+      const res = await gw.request('GET', '/video/v1/assets/a1');
+      expect(gw.assets.getAsset).toHaveBeenCalledWith({ id: 'a1' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        data: {
+          ...PREPARING_BODY,
+          status: 'ready',
+          progress: { state: 'completed', progress: 100 },
+          updated_at: '1700000100',
+          duration: 6.006,
+          max_stored_resolution: 'HD',
+          resolution_tier: '720p',
+          max_stored_frame_rate: 30,
+          aspect_ratio: '16:9',
+          tracks,
+          playback_ids: [{ id: 'p1', policy: 'signed' }],
+          non_standard_input_reasons: { audio_codec: 'mp3' },
+        },
+      });
+    });
+
+    it('shows errors on an errored asset', async () => {
+      gw.assets.getAsset.mockReturnValue(reply(asset({ status: 'errored', errors: { type: 'invalid_input', messages: ['The input could not be downloaded'] } })));
+      const res = await gw.request('GET', '/video/v1/assets/a1');
+      expect(res.body.data).toMatchObject({ status: 'errored', progress: { state: 'errored', progress: -1 }, errors: { type: 'invalid_input', messages: ['The input could not be downloaded'] } });
+    });
+
+    it('answers 404 for an unknown asset', async () => {
+      gw.assets.getAsset.mockReturnValue(grpcError(GrpcStatus.NOT_FOUND, ['Asset not found']));
+      const res = await gw.request('GET', '/video/v1/assets/nope');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: { type: 'not_found', messages: ['Asset not found'] } });
+      expect(res.headers.get('x-should-retry')).toBe('false');
+    });
+  });
+
+  describe('GET /video/v1/assets', () => {
+    it('lists with limit 25 and page 1 by default, without next_cursor when the page is not full', async () => {
+      gw.assets.listAssets.mockReturnValue(reply({ items: [asset()] }));
+      const res = await gw.request('GET', '/video/v1/assets');
+      expect(gw.assets.listAssets).toHaveBeenCalledWith({ limit: 25, page: 1, live_stream_id: undefined, upload_id: undefined });
+      expect(res.body).toEqual({ data: [PREPARING_BODY] });
+    });
+
+    it('passes the filters and gives a next_cursor for a full page, which the next request may send instead of page', async () => {
+      gw.assets.listAssets.mockReturnValue(reply({ items: [asset({ id: 'x' }), asset({ id: 'y' })] }));
+      const res = await gw.request('GET', '/video/v1/assets?limit=2&page=3&live_stream_id=ls1&upload_id=up1');
+      expect(gw.assets.listAssets).toHaveBeenCalledWith({ limit: 2, page: 3, live_stream_id: 'ls1', upload_id: 'up1' });
+      expect(res.body.data.map((a: { id: string }) => a.id)).toEqual(['x', 'y']);
+      expect(res.body.next_cursor).toBe(encodeCursor(4));
+
+      gw.assets.listAssets.mockReturnValue(reply({ items: [] }));
+      const next = await gw.request('GET', `/video/v1/assets?limit=2&page=3&cursor=${res.body.next_cursor}`);
+      expect(gw.assets.listAssets).toHaveBeenLastCalledWith({ limit: 2, page: 4, live_stream_id: undefined, upload_id: undefined });
+      expect(next.body).toEqual({ data: [] });
+    });
+
+    it.each([
+      ['limit=101', ['limit: must be at most 100']],
+      ['limit=0', ['limit: must be at least 1']],
+      ['page=abc', ['page: must be an integer']],
+      ['cursor=bm9wZQ', ['cursor: is not a cursor this API gave out']],
+    ])('refuses ?%s with 400', async (query, messages) => {
+      const res = await gw.request('GET', `/video/v1/assets?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages } });
+      expect(gw.assets.listAssets).not.toHaveBeenCalled();
+    });
+
+    it('needs video:read: a data-only token gets 403', async () => {
+      const data = await gw.token(['data:read']);
+      expect((await gw.request('GET', '/video/v1/assets', { auth: data })).status).toBe(403);
+      const reader = await gw.token(['video:read']);
+      gw.assets.listAssets.mockReturnValue(reply({ items: [] }));
+      expect((await gw.request('GET', '/video/v1/assets', { auth: reader })).status).toBe(200);
+    });
+  });
+
+  describe('PATCH /video/v1/assets/:ASSET_ID', () => {
+    it('updates passthrough; an empty string is sent as is (the service clears it)', async () => {
+      gw.assets.updateAsset.mockReturnValue(reply(asset({ passthrough: 'new', updated_at: 1700000200 })));
+      const res = await gw.request('PATCH', '/video/v1/assets/a1', { body: { passthrough: 'new' } });
+      expect(gw.assets.updateAsset).toHaveBeenCalledWith({ id: 'a1', passthrough: 'new' });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ passthrough: 'new', updated_at: '1700000200' });
+
+      gw.assets.updateAsset.mockReturnValue(reply(asset({ updated_at: 1700000300 })));
+      const cleared = await gw.request('PATCH', '/video/v1/assets/a1', { body: { passthrough: '' } });
+      expect(gw.assets.updateAsset).toHaveBeenLastCalledWith({ id: 'a1', passthrough: '' });
+      expect(cleared.body.data).not.toHaveProperty('passthrough');
+    });
+
+    it.each<[string, unknown, number, string, string[]]>([
+      ['no passthrough', {}, 400, 'invalid_parameters', ['passthrough: is required (the only updatable field)']],
+      ['a long passthrough', { passthrough: 'x'.repeat(256) }, 400, 'invalid_parameters', ['passthrough: must be at most 255 characters']],
+      ['another field of the spec', { passthrough: 'x', test: true }, 400, 'invalid_parameters', ['test: is not a known field']],
+      ['Mux’s meta', { meta: { title: 'x' } }, 501, 'not_implemented', ['meta: asset metadata is not implemented yet']],
+      ['Mux’s thumbnail_time', { passthrough: 'x', thumbnail_time: 3 }, 501, 'not_implemented', ['thumbnail_time: thumbnails are not implemented yet']],
+    ])('refuses %s', async (_name, body, status, type, messages) => {
+      const res = await gw.request('PATCH', '/video/v1/assets/a1', { body });
+      expect(res.status).toBe(status);
+      expect(res.body).toEqual({ error: { type, messages } });
+      expect(res.headers.get('x-should-retry')).toBe('false');
+      expect(gw.assets.updateAsset).not.toHaveBeenCalled();
+    });
+  });
+
+  it('DELETE /video/v1/assets/:ASSET_ID answers 204 without a body', async () => {
+    gw.assets.deleteAsset.mockReturnValue(reply({}));
+    const res = await gw.request('DELETE', '/video/v1/assets/a1');
+    expect(gw.assets.deleteAsset).toHaveBeenCalledWith({ id: 'a1' });
+    expect(res.status).toBe(204);
+    expect(res.body).toBeUndefined();
+  });
+
+  it('GET …/input-info shows settings and file per input, absent fields left out', async () => {
+    gw.assets.getInputInfo.mockReturnValue(
+      reply({
+        items: [
+          {
+            settings: { url: URL },
+            file: {
+              container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
+              tracks: [
+                { type: 'video', duration: 6.006, width: 1280, height: 720, frame_rate: 30, encoding: 'h264' },
+                { type: 'audio', duration: 6.006, encoding: 'aac', sample_rate: 48000, channels: 2, sample_size: undefined },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    const res = await gw.request('GET', '/video/v1/assets/a1/input-info');
+    expect(gw.assets.getInputInfo).toHaveBeenCalledWith({ id: 'a1' });
+    expect(res.body).toEqual({
+      data: [
+        {
+          settings: { url: URL },
+          file: {
+            container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
+            tracks: [
+              { type: 'video', duration: 6.006, width: 1280, height: 720, frame_rate: 30, encoding: 'h264' },
+              { type: 'audio', duration: 6.006, encoding: 'aac', sample_rate: 48000, channels: 2 },
+            ],
+          },
+        },
+      ],
+    });
+  });
+
+  describe('playback ids of an asset', () => {
+    it('creates one (201), with policy public when none is given', async () => {
+      gw.assets.createPlaybackId.mockReturnValue(reply({ id: 'p9', policy: 'signed' }));
+      const res = await gw.request('POST', '/video/v1/assets/a1/playback-ids', { body: { policy: 'signed' } });
+      expect(gw.assets.createPlaybackId).toHaveBeenCalledWith({ asset_id: 'a1', policy: 'signed' });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ data: { id: 'p9', policy: 'signed' } });
+
+      gw.assets.createPlaybackId.mockReturnValue(reply({ id: 'p10', policy: 'public' }));
+      await gw.request('POST', '/video/v1/assets/a1/playback-ids', { body: {} });
+      expect(gw.assets.createPlaybackId).toHaveBeenLastCalledWith({ asset_id: 'a1', policy: 'public' });
+    });
+
+    it.each<[unknown, number, string[]]>([
+      [{ policy: 'everyone' }, 400, ['policy: must be one of "public", "signed", "drm"']],
+      [{ policy: 'public', extra: 1 }, 400, ['extra: is not a known field']],
+      [{ policy: 'drm' }, 501, ['policy: DRM playback is not implemented yet']],
+    ])('refuses %j', async (body, status, messages) => {
+      const res = await gw.request('POST', '/video/v1/assets/a1/playback-ids', { body });
+      expect(res.status).toBe(status);
+      expect(res.body.error.messages).toEqual(messages);
+      expect(gw.assets.createPlaybackId).not.toHaveBeenCalled();
+    });
+
+    it('reads one and deletes one (204)', async () => {
+      gw.assets.getPlaybackId.mockReturnValue(reply({ id: 'p1', policy: 'public' }));
+      const got = await gw.request('GET', '/video/v1/assets/a1/playback-ids/p1');
+      expect(gw.assets.getPlaybackId).toHaveBeenCalledWith({ asset_id: 'a1', playback_id: 'p1' });
+      expect(got.body).toEqual({ data: { id: 'p1', policy: 'public' } });
+
+      gw.assets.deletePlaybackId.mockReturnValue(reply({}));
+      const del = await gw.request('DELETE', '/video/v1/assets/a1/playback-ids/p1');
+      expect(gw.assets.deletePlaybackId).toHaveBeenCalledWith({ asset_id: 'a1', playback_id: 'p1' });
+      expect(del.status).toBe(204);
+
+      gw.assets.deletePlaybackId.mockReturnValue(grpcError(GrpcStatus.NOT_FOUND, ['Playback ID not found']));
+      const again = await gw.request('DELETE', '/video/v1/assets/a1/playback-ids/p1');
+      expect(again.status).toBe(404);
+      expect(again.body).toEqual({ error: { type: 'not_found', messages: ['Playback ID not found'] } });
+    });
+  });
+});

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { pagingQuery } from '../validation/paging';
+import { dataOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
+
+/** Mux's values, including those of features not built yet (answered 501 by unbuilt-features.ts). */
+export const PLAYBACK_POLICIES = ['public', 'signed', 'drm'] as const;
+export const MP4_SUPPORT = ['none', 'standard', 'capped-1080p', 'audio-only', 'audio-only,capped-1080p'] as const;
+export const MASTER_ACCESS = ['none', 'temporary'] as const;
+export const MAX_RESOLUTION_TIERS = ['1080p', '1440p', '2160p'] as const;
+/** Spec 2.1 has smart and baseline; the SDK also sends the deprecated `premium`. */
+export const ENCODING_TIERS = ['smart', 'baseline', 'premium'] as const;
+export const VIDEO_QUALITIES = ['basic', 'plus', 'premium'] as const;
+
+const CLIP_URL = /^(svc|mux):\/\/assets\//i;
+
+export function isClipUrl(value: string): boolean {
+  return CLIP_URL.test(value);
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(value);
+    return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const inputUrl = z
+  .string()
+  .refine((v) => isHttpUrl(v) || isClipUrl(v), 'must be an http or https URL')
+  .meta({ description: 'http(s) URL of a media file (MP4, MOV, MKV, TS, …)' });
+
+/** Spec 2.2 Input, every field Mux has; those of later features are refused with 501 after validation. */
+export const assetInputSchema = z
+  .object({
+    url: inputUrl.optional(),
+    overlay_settings: z.record(z.string(), z.unknown()).optional().meta({ description: 'Watermark: not implemented yet (501)' }),
+    generated_subtitles: z.array(z.unknown()).optional().meta({ description: 'Not implemented yet (501)' }),
+    start_time: z.number().min(0).optional().meta({ description: 'Clips only: not implemented yet (501)' }),
+    end_time: z.number().min(0).optional().meta({ description: 'Clips only: not implemented yet (501)' }),
+    type: z.enum(['video', 'audio', 'text']).optional(),
+    text_type: z.enum(['subtitles']).optional(),
+    language_code: z.string().optional(),
+    name: z.string().optional(),
+    closed_captions: z.boolean().optional(),
+    passthrough: z.string().max(PASSTHROUGH_MAX).optional(),
+  })
+  .strict();
+
+/** A list, or the shortcut of one value (`"input": "https://…"`, `"playback_policy": "public"`). */
+function oneOrMany<T extends z.ZodType, S extends z.ZodType>(item: T, single: S, what: string) {
+  return z.union([z.array(item), single], { error: `must be ${what}` });
+}
+
+const playbackPolicy = z.enum(PLAYBACK_POLICIES);
+const playbackPolicies = oneOrMany(playbackPolicy, z.string().pipe(playbackPolicy), 'a playback policy or an array of them').meta({
+  description: '`public` or `signed` (one string or an array); one playback id per entry; none: the asset cannot be played',
+});
+const inputs = oneOrMany(assetInputSchema, inputUrl, 'an array of inputs or a URL string').meta({
+  description: 'The main input (an array of one input, or its URL as a string)',
+});
+
+/** POST /video/v1/assets (spec 2.2), with the SDK's newer names `inputs` and `playback_policies`. */
+export const createAssetBody = z
+  .object({
+    input: inputs.optional(),
+    inputs: inputs.optional(),
+    playback_policy: playbackPolicies.optional(),
+    playback_policies: playbackPolicies.optional(),
+    passthrough: z.string().max(PASSTHROUGH_MAX).optional(),
+    max_resolution_tier: z.enum(MAX_RESOLUTION_TIERS).optional().meta({ description: 'Default 1080p' }),
+    encoding_tier: z.enum(ENCODING_TIERS).optional().meta({ description: 'Deprecated for video_quality; default smart' }),
+    video_quality: z.enum(VIDEO_QUALITIES).optional().meta({ description: 'basic = baseline, plus = smart; default plus' }),
+    mp4_support: z.enum(MP4_SUPPORT).optional().meta({ description: 'Only `none` so far' }),
+    master_access: z.enum(MASTER_ACCESS).optional().meta({ description: 'Only `none` so far' }),
+    normalize_audio: z.boolean().optional().meta({ description: 'Only false so far' }),
+    test: z.boolean().optional().meta({ description: 'Test asset: cut to 10 s, watermarked, deleted after 24 hours' }),
+    // Mux fields of features not built yet: accepted by the schema, answered 501
+    advanced_playback_policies: z.array(z.unknown()).optional(),
+    static_renditions: z.array(z.unknown()).optional(),
+    meta: z.record(z.string(), z.unknown()).optional(),
+    generate_shots: z.boolean().optional(),
+    directives: z.array(z.unknown()).optional(),
+    copy_overlays: z.boolean().optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.input !== undefined && body.inputs !== undefined) ctx.addIssue({ code: 'custom', path: ['inputs'], message: 'give input or inputs, not both' });
+    if (body.playback_policy !== undefined && body.playback_policies !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['playback_policies'], message: 'give playback_policy or playback_policies, not both' });
+    }
+    const given = body.inputs ?? body.input;
+    const field = body.inputs !== undefined ? 'inputs' : 'input';
+    if (given === undefined || (Array.isArray(given) && given.length === 0)) {
+      ctx.addIssue({ code: 'custom', path: [field], message: 'is required (the URL of a media file)' });
+    } else if (Array.isArray(given) && given[0].url === undefined) {
+      ctx.addIssue({ code: 'custom', path: [field, 0, 'url'], message: 'is required' });
+    }
+  });
+
+/** PATCH /video/v1/assets/{id}: only passthrough (Mux's meta and thumbnail_time are answered 501). */
+export const updateAssetBody = z
+  .object({
+    passthrough: z.string().max(PASSTHROUGH_MAX).optional().meta({ description: 'An empty string clears it' }),
+    meta: z.record(z.string(), z.unknown()).optional(),
+    thumbnail_time: z.number().optional(),
+  })
+  .strict();
+
+export const assetListQuery = pagingQuery().extend({
+  live_stream_id: z.string().optional().meta({ description: 'Only assets recorded from this live stream' }),
+  upload_id: z.string().optional().meta({ description: 'Only the asset made from this direct upload' }),
+  cursor: z.string().optional().meta({ description: 'The `next_cursor` of the previous page (takes the place of `page`)' }),
+});
+
+/** POST …/playback-ids. Mux's SDK makes `policy` optional: `public` then. */
+export const createPlaybackIdBody = z
+  .object({
+    policy: playbackPolicy.default('public'),
+    drm_configuration_id: z.string().optional(),
+  })
+  .strict();
+
+export const playbackIdSchema = z.object({ id: z.string(), policy: z.enum(['public', 'signed']) });
+
+export const trackSchema = z.object({
+  id: z.string(),
+  type: z.enum(['video', 'audio', 'text']),
+  duration: z.number().optional(),
+  max_width: z.int().optional(),
+  max_height: z.int().optional(),
+  max_frame_rate: z.number().optional(),
+  max_channels: z.int().optional(),
+  max_channel_layout: z.string().optional(),
+  primary: z.boolean().optional(),
+  language_code: z.string().optional(),
+  name: z.string().optional(),
+  status: z.string().optional(),
+});
+
+/** Spec 2.1 as built so far; absent fields are left out. */
+export const assetSchema = z.object({
+  id: z.string(),
+  created_at: unixSecondsSchema,
+  updated_at: unixSecondsSchema.optional().meta({ description: 'Present after an update' }),
+  status: z.enum(['preparing', 'ready', 'errored']),
+  progress: z
+    .object({ state: z.enum(['ingesting', 'transcoding', 'completed', 'errored']), progress: z.number() })
+    .meta({ description: 'Mux’s ingest progress, from the status: 0 while preparing, 100 when ready, -1 when errored' }),
+  duration: z.number().optional(),
+  max_stored_resolution: z.enum(['Audio only', 'SD', 'HD', 'FHD', 'UHD']).optional().meta({ description: 'Deprecated: use resolution_tier' }),
+  resolution_tier: z.enum(['audio-only', '720p', '1080p', '1440p', '2160p']).optional(),
+  max_resolution_tier: z.enum(MAX_RESOLUTION_TIERS),
+  encoding_tier: z.enum(ENCODING_TIERS),
+  video_quality: z.enum(VIDEO_QUALITIES),
+  max_stored_frame_rate: z.number().optional(),
+  aspect_ratio: z.string().optional(),
+  playback_ids: z.array(playbackIdSchema).optional(),
+  tracks: z.array(trackSchema).optional(),
+  errors: z.object({ type: z.string(), messages: z.array(z.string()) }).optional(),
+  upload_id: z.string().optional(),
+  live_stream_id: z.string().optional(),
+  passthrough: z.string().optional(),
+  master_access: z.enum(MASTER_ACCESS),
+  mp4_support: z.enum(MP4_SUPPORT),
+  normalize_audio: z.literal(true).optional(),
+  non_standard_input_reasons: z.record(z.string(), z.string()).optional(),
+  test: z.literal(true).optional(),
+  ingest_type: z.enum(['on_demand_url', 'on_demand_direct_upload', 'on_demand_clip', 'live_rtmp', 'live_srt']),
+});
+
+export const inputInfoSchema = z.object({
+  settings: z.object({ url: z.string().optional() }),
+  file: z
+    .object({
+      container_format: z.string(),
+      tracks: z.array(
+        z.object({
+          type: z.string(),
+          duration: z.number().optional(),
+          width: z.int().optional(),
+          height: z.int().optional(),
+          frame_rate: z.number().optional(),
+          encoding: z.string().optional(),
+          sample_rate: z.int().optional(),
+          sample_size: z.int().optional(),
+          channels: z.int().optional(),
+        }),
+      ),
+    })
+    .optional(),
+});
+
+export const assetResponse = dataOf(assetSchema);
+export const assetListResponse = z.object({
+  data: z.array(assetSchema),
+  next_cursor: z.string().optional().meta({ description: 'Present when the page was full: pass it as `cursor` for the next page' }),
+});
+export const inputInfoResponse = z.object({ data: z.array(inputInfoSchema) });
+export const playbackIdResponse = dataOf(playbackIdSchema);
+
+export type CreateAssetBody = z.output<typeof createAssetBody>;
+export type AssetInputBody = z.output<typeof assetInputSchema>;
+export type UpdateAssetBody = z.output<typeof updateAssetBody>;
+export type AssetListQuery = z.output<typeof assetListQuery>;
+export type CreatePlaybackIdBody = z.output<typeof createPlaybackIdBody>;
+export type AssetBody = z.infer<typeof assetSchema>;
+export type TrackBody = z.infer<typeof trackSchema>;
+export type InputInfoBody = z.infer<typeof inputInfoSchema>;
+export type PlaybackIdBody = z.infer<typeof playbackIdSchema>;

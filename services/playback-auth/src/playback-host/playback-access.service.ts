@@ -1,0 +1,92 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { PlaybackRestrictionsService } from '../playback-restrictions/playback-restrictions.service';
+import { SigningKeysService } from '../signing-keys/signing-keys.service';
+import { PlaybackError } from './playback-error';
+import { PlaybackGrants } from './playback-grants';
+import { PlaybackIdLookup } from './playback-id-lookup';
+import { verifyPlaybackToken } from './playback-token';
+import { restrictionRefusal } from './restriction-check';
+
+/** What a playback request brings that decides whether it may play. */
+export interface PlaybackRequest {
+  playbackId: string;
+  /** `?token=`: the signed-playback JWT. */
+  token?: string;
+  /** `?grant=`: issued with the master playlist, on every child URL. */
+  grant?: string;
+  referer?: string;
+  userAgent?: string;
+}
+
+/** A request allowed to play: which asset's files, and how to vouch for its children. */
+export interface PlaybackAccess {
+  playbackId: string;
+  assetId: string;
+  signed: boolean;
+  playbackRestrictionId?: string;
+}
+
+/**
+ * Decides who may play (spec 2.7, 5.3, 5.5): the playback id must exist (deleted ids stop
+ * at once), a signed one needs a valid token, a token's playback restriction is applied to
+ * the Referer and User-Agent, and the asset must be ready. Children of the master carry a
+ * grant that stands for all of that, except the restriction, which is checked on every
+ * request as Mux does.
+ */
+@Injectable()
+export class PlaybackAccessService {
+  constructor(
+    @Inject(PlaybackIdLookup) private readonly lookup: PlaybackIdLookup,
+    @Inject(SigningKeysService) private readonly signingKeys: SigningKeysService,
+    @Inject(PlaybackRestrictionsService) private readonly restrictions: PlaybackRestrictionsService,
+    @Inject(PlaybackGrants) private readonly grants: PlaybackGrants,
+  ) {}
+
+  /** The full check: the master playlist, and a child URL that has no grant. */
+  async authorize(request: PlaybackRequest): Promise<PlaybackAccess> {
+    const owner = await this.lookup.find(request.playbackId);
+    if (!owner) throw PlaybackError.notFound(request.playbackId);
+
+    let playbackRestrictionId: string | undefined;
+    if (owner.policy === 'signed') {
+      const token = await verifyPlaybackToken(request.token, request.playbackId, (kid) => this.signingKeys.findActivePublicKey(kid));
+      if (!token.ok) throw PlaybackError.forbidden(token.reason);
+      playbackRestrictionId = token.grant.playbackRestrictionId;
+      await this.applyRestriction(playbackRestrictionId, request);
+    }
+
+    if (owner.type !== 'asset') {
+      throw new PlaybackError(HttpStatus.PRECONDITION_FAILED, `Playback ID ${request.playbackId} belongs to a ${owner.type}, which this host does not play yet`);
+    }
+    if (owner.status !== 'ready') throw PlaybackError.notReady(request.playbackId, owner.status);
+    return { playbackId: request.playbackId, assetId: owner.id, signed: owner.policy === 'signed', ...(playbackRestrictionId ? { playbackRestrictionId } : {}) };
+  }
+
+  /** A variant playlist or segment: its grant when it has one (no lookup), else the full check. */
+  async authorizeChild(request: PlaybackRequest): Promise<PlaybackAccess> {
+    if (request.grant === undefined) return this.authorize(request);
+    const check = this.grants.check(request.grant, request.playbackId);
+    if (!check.ok) throw PlaybackError.forbidden(check.reason);
+    const { a, r, s } = check.grant;
+    await this.applyRestriction(r, request);
+    return { playbackId: request.playbackId, assetId: a, signed: s === 1, ...(r ? { playbackRestrictionId: r } : {}) };
+  }
+
+  /** The grant the children of this master playlist carry. */
+  grantFor(access: PlaybackAccess): string {
+    return this.grants.issue({
+      p: access.playbackId,
+      a: access.assetId,
+      ...(access.playbackRestrictionId ? { r: access.playbackRestrictionId } : {}),
+      ...(access.signed ? { s: 1 as const } : {}),
+    });
+  }
+
+  private async applyRestriction(id: string | undefined, request: PlaybackRequest): Promise<void> {
+    if (id === undefined) return;
+    const restriction = await this.restrictions.find(id);
+    if (!restriction) throw PlaybackError.forbidden('The playback restriction named by the token does not exist');
+    const refusal = restrictionRefusal(restriction, request.referer, request.userAgent);
+    if (refusal) throw PlaybackError.forbidden(refusal);
+  }
+}

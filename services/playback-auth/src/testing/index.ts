@@ -1,0 +1,3 @@
+export * from './fake-assets-client';
+export * from './in-memory-playback-restrictions';
+export * from './in-memory-signing-keys';

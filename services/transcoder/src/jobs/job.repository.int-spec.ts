@@ -1,0 +1,216 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, PlatformConfig } from '@platform/config';
+import { openDatabase } from '@platform/database';
+import { newId } from '@platform/ids';
+import { Client } from 'pg';
+import { DataSource, MigrationInterface } from 'typeorm';
+import { transcoderDatabase } from '../database-options';
+import { spawnEmbeddedPostgres } from '../testing/embedded-postgres-process';
+import { JobRepository } from './job.repository';
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+if (!TEST_DATABASE_URL) {
+  throw new Error(
+    'TEST_DATABASE_URL is not set. Integration tests need a real Postgres: run `npm test`, or export TEST_DATABASE_URL=$(bash scripts/infra/postgres.sh url) before `npm run test:integration`.',
+  );
+}
+
+/**
+ * A database of its own for this run: a claim takes any due job of the table, so jobs left by other
+ * runs must not be there.
+ */
+async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `transcoder_jobs_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+interface Backend {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const backends: Array<[string, () => Promise<Backend>]> = [
+  [
+    'Postgres',
+    async () => {
+      const db = await freshPostgres();
+      return { url: db.url, stop: () => db.drop() };
+    },
+  ],
+  [
+    'PGlite (one shared session)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'transcoder-pglite-'));
+      const pg = await spawnEmbeddedPostgres(dir);
+      return {
+        url: pg.url,
+        async stop() {
+          await pg.stop();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+];
+
+describe.each(backends)('JobRepository on %s', (_name, start) => {
+  let backend: Backend;
+  let config: PlatformConfig;
+  /** Two workers, each with its own connection pool, as two processes would have. */
+  let a: DataSource;
+  let b: DataSource;
+  let jobsA: JobRepository;
+  let jobsB: JobRepository;
+
+  beforeAll(async () => {
+    backend = await start();
+    config = { ...loadConfig({}), databaseUrl: backend.url, databasePoolSize: 4 };
+    a = await openDatabase(config, transcoderDatabase);
+    b = await openDatabase(config, transcoderDatabase);
+    jobsA = new JobRepository(a);
+    jobsB = new JobRepository(b);
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.destroy();
+    await b?.destroy();
+    await backend?.stop();
+  });
+
+  const expireLease = (id: string) => a.query(`UPDATE "transcoder"."jobs" SET "lease_expires_at" = now() - interval '1 second' WHERE "id" = $1`, [id]);
+  /** Finishes every open job, so the next claim can only find what the test adds. */
+  const drain = async () => {
+    for (let job = await jobsA.claim('drain', 60); job; job = await jobsA.claim('drain', 60)) await jobsA.finish(job.id, 'drain', 'done', null);
+  };
+
+  it('creates its table once, however often the migrations run', async () => {
+    const runner = a.createQueryRunner();
+    try {
+      for (const Migration of transcoderDatabase.migrations as Array<new () => MigrationInterface>) await new Migration().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const tables = (await a.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`)) as Array<{ table_name: string }>;
+    expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations']);
+  });
+
+  it('queues one job per asset', async () => {
+    const asset = newId();
+    expect(await jobsA.enqueue(newId(), asset)).toBe(true);
+    expect(await jobsB.enqueue(newId(), asset)).toBe(false);
+    const job = await jobsA.findByAssetId(asset);
+    expect(job).toMatchObject({ assetId: asset, status: 'queued', attempts: 0, worker: null, leaseExpiresAt: null, error: null });
+    expect(job!.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('never gives the same job to two workers claiming at the same time', async () => {
+    await drain();
+    const ids = Array.from({ length: 12 }, () => newId());
+    for (const id of ids) await jobsA.enqueue(id, newId());
+    const claimAll = async (jobs: JobRepository, worker: string) => {
+      const got: string[] = [];
+      for (let job = await jobs.claim(worker, 60); job; job = await jobs.claim(worker, 60)) got.push(job.id);
+      return got;
+    };
+    const workers = ['A', 'B', 'A2', 'B2'];
+    const claimed = await Promise.all(workers.map((w, i) => claimAll(i % 2 ? jobsB : jobsA, w)));
+    expect(claimed.flat().sort()).toEqual([...ids].sort()); // each job exactly once
+    for (const [i, worker] of workers.entries()) {
+      for (const id of claimed[i]) expect(await jobsB.findById(id)).toMatchObject({ status: 'running', worker, attempts: 1 });
+    }
+  });
+
+  it('never gives the same job to many concurrent claims either', async () => {
+    await drain();
+    const ids = Array.from({ length: 6 }, () => newId());
+    for (const id of ids) await jobsA.enqueue(id, newId());
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? jobsA : jobsB).claim(`w${i}`, 60)));
+    const claimed = claims.filter((j) => j !== undefined).map((j) => j!.id);
+    expect(claimed.sort()).toEqual([...ids].sort());
+  });
+
+  it('takes over a job whose lease expired; the old holder can then neither renew, mark, requeue nor finish it', async () => {
+    await drain();
+    const id = newId();
+    await jobsA.enqueue(id, newId());
+    expect((await jobsA.claim('A', 60))?.id).toBe(id);
+    expect(await jobsB.claim('B', 60)).toBeUndefined(); // the lease runs
+    expect(await jobsA.renew(id, 'A', 60)).toBe(true);
+    expect(await jobsA.markPlayable(id, 'A')).toBe(true);
+
+    await expireLease(id);
+    const taken = await jobsB.claim('B', 60);
+    expect(taken).toMatchObject({ id, status: 'running', worker: 'B', attempts: 2 });
+    expect(taken!.leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+
+    expect(await jobsA.renew(id, 'A', 60)).toBe(false);
+    expect(await jobsA.markPlayable(id, 'A')).toBe(false);
+    expect(await jobsA.requeue(id, 'A', { error: 'x', delaySeconds: 0, refund: true })).toBe(false);
+    expect(await jobsA.finish(id, 'A', 'done', null)).toBe(false);
+    expect(await jobsA.findById(id)).toMatchObject({ status: 'running', worker: 'B', attempts: 2, error: null });
+
+    expect(await jobsB.finish(id, 'B', 'done', null)).toBe(true);
+    expect(await jobsA.findById(id)).toMatchObject({ status: 'done', worker: 'B', leaseExpiresAt: null });
+    expect(await jobsB.finish(id, 'B', 'errored', 'late')).toBe(false); // ended jobs stay ended
+  });
+
+  it('holds a requeued job back until its delay has passed, and can refund the attempt', async () => {
+    await drain();
+    const id = newId();
+    await jobsA.enqueue(id, newId());
+    await jobsA.claim('A', 60);
+    expect(await jobsA.requeue(id, 'A', { error: 'ffmpeg exited with status 1', delaySeconds: 30, refund: false })).toBe(true);
+    expect(await jobsB.claim('B', 60)).toBeUndefined();
+    expect(await jobsA.findById(id)).toMatchObject({ status: 'queued', attempts: 1, error: 'ffmpeg exited with status 1' });
+    await expireLease(id);
+    expect(await jobsB.claim('B', 60)).toMatchObject({ id, attempts: 2, error: 'ffmpeg exited with status 1' });
+    expect(await jobsB.requeue(id, 'B', { error: null, delaySeconds: 0, refund: true })).toBe(true);
+    expect(await jobsA.findById(id)).toMatchObject({ status: 'queued', attempts: 1, error: 'ffmpeg exited with status 1' });
+  });
+
+  it('cancels an open job (the holder then loses it), records a cancelled job for an unknown asset, and leaves ended jobs', async () => {
+    await drain();
+    const running = newId();
+    const assetRunning = newId();
+    await jobsA.enqueue(running, assetRunning);
+    await jobsA.claim('A', 60);
+    expect(await jobsB.cancelAsset(newId(), assetRunning)).toMatchObject({ id: running, status: 'cancelled', worker: 'A', leaseExpiresAt: null });
+    expect(await jobsA.renew(running, 'A', 60)).toBe(false);
+    expect(await jobsA.finish(running, 'A', 'done', null)).toBe(false);
+
+    const early = newId();
+    const assetEarly = newId();
+    expect(await jobsB.cancelAsset(early, assetEarly)).toMatchObject({ id: early, assetId: assetEarly, status: 'cancelled', attempts: 0 });
+    expect(await jobsA.enqueue(newId(), assetEarly)).toBe(false);
+    expect(await jobsA.claim('A', 60)).toBeUndefined();
+
+    expect(await jobsB.cancelAsset(newId(), assetRunning)).toBeUndefined(); // already cancelled
+    expect(await jobsA.openIds([running, early])).toEqual(new Set());
+  });
+
+  it('lists newest first and finds a job by id or asset id', async () => {
+    const ids = [newId(), newId(), newId()];
+    for (const id of ids) await jobsA.enqueue(id, newId());
+    const listed = (await jobsB.list(100, 0)).map((j) => j.id);
+    expect(listed.indexOf(ids[2])).toBeLessThan(listed.indexOf(ids[1]));
+    expect(listed.indexOf(ids[1])).toBeLessThan(listed.indexOf(ids[0]));
+    expect((await jobsB.list(1, 0)).map((j) => j.id)).toEqual([listed[0]]);
+    expect(await jobsB.openIds([ids[0], 'nope'])).toEqual(new Set([ids[0]]));
+  });
+});

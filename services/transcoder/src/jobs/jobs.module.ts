@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
+import { EVENT_BUS, getEventBus } from '@platform/events';
+import { AssetEventsConsumer } from './asset-events.consumer';
+import { JobRepository } from './job.repository';
+import { JobsGrpcController } from './jobs.grpc-controller';
+import { JobsService } from './jobs.service';
+
+@Module({
+  controllers: [JobsGrpcController],
+  providers: [
+    JobsService,
+    JobRepository,
+    AssetEventsConsumer,
+    // The process's bus (no EventsModule: this service has no outbox, it publishes nothing).
+    { provide: EVENT_BUS, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => getEventBus(config) },
+  ],
+  // the worker claims and finishes jobs through the repository and listens to JobsService
+  exports: [JobsService, JobRepository],
+})
+export class JobsModule {}

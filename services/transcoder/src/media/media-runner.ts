@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { MediaAbortedError, MediaProcessError, MediaTool } from './media-errors';
+import { MediaProgress, ProgressParser } from './progress';
+
+export interface MediaBinaries {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+export interface RunOptions {
+  /** Aborting sends SIGTERM (ffmpeg stops cleanly), then SIGKILL after the grace period. */
+  signal?: AbortSignal;
+  /** Called with the child's pid once it runs (the worker records it to end orphans after a crash). */
+  onSpawn?: (pid: number) => void;
+}
+
+export interface FfmpegRunOptions extends RunOptions {
+  /** Reports of `-progress pipe:1` (the arguments must ask for them, as every builder here does). */
+  onProgress?: (progress: MediaProgress) => void;
+  /** Expected output duration, seconds, for `MediaProgress.fraction`. */
+  durationSeconds?: number;
+}
+
+export interface MediaRunnerOptions {
+  /** Between SIGTERM and SIGKILL on abort; default 3000 ms. */
+  killGraceMs?: number;
+  /** Largest ffprobe JSON read whole; default 64 MiB. */
+  maxJsonBytes?: number;
+}
+
+const STDERR_TAIL_CHARS = 4096;
+const STDERR_TAIL_LINES = 3;
+
+/**
+ * The one place that spawns ffmpeg/ffprobe (CONVENTIONS item 7): the exact argv of a builder, progress
+ * from `-progress pipe:1`, abort through an AbortSignal, the end of stderr kept for error messages, and a
+ * typed rejection on any non-zero end.
+ */
+export class MediaRunner {
+  constructor(
+    readonly binaries: MediaBinaries,
+    private readonly options: MediaRunnerOptions = {},
+  ) {}
+
+  /** Runs ffmpeg to completion. */
+  ffmpeg(args: string[], options: FfmpegRunOptions = {}): Promise<void> {
+    const parser = options.onProgress ? new ProgressParser(options.onProgress, options.durationSeconds) : undefined;
+    return this.run('ffmpeg', args, options, (chunk) => parser?.push(chunk));
+  }
+
+  /** Runs ffprobe and parses what it printed as JSON. */
+  async probeJson<T>(args: string[], options: RunOptions = {}): Promise<T> {
+    const max = this.options.maxJsonBytes ?? 64 * 1024 * 1024;
+    const chunks: string[] = [];
+    let length = 0;
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    await this.run('ffprobe', args, { ...options, signal }, (chunk) => {
+      length += chunk.length;
+      if (length > max) controller.abort(new Error(`ffprobe printed more than ${max} bytes`));
+      else chunks.push(chunk);
+    });
+    try {
+      return JSON.parse(chunks.join('')) as T;
+    } catch (err) {
+      throw new MediaProcessError('ffprobe', 0, null, 'its output is not JSON', err);
+    }
+  }
+
+  /** Runs ffprobe and hands its output over line by line (for outputs too long to hold). */
+  async probeLines(args: string[], onLine: (line: string) => void, options: RunOptions = {}): Promise<void> {
+    let partial = '';
+    await this.run('ffprobe', args, options, (chunk) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    });
+    if (partial) onLine(partial);
+  }
+
+  private run(tool: MediaTool, args: string[], options: RunOptions, onStdout: (chunk: string) => void): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(new MediaAbortedError(tool, signal.reason));
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.binaries[tool], args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      let spawnError: Error | undefined;
+      let killTimer: NodeJS.Timeout | undefined;
+      let closeTimer: NodeJS.Timeout | undefined;
+
+      const onAbort = () => {
+        child.kill('SIGTERM');
+        killTimer = setTimeout(() => child.kill('SIGKILL'), this.options.killGraceMs ?? 3000);
+        killTimer.unref();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => onStdout(chunk));
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk: string) => {
+        stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
+      });
+      child.once('spawn', () => {
+        if (child.pid !== undefined) options.onSpawn?.(child.pid);
+      });
+      child.once('error', (err) => {
+        spawnError = err;
+      });
+      // A grandchild that inherited stdout would keep 'close' from ever firing: stop waiting for it.
+      child.once('exit', () => {
+        closeTimer = setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+        }, 500);
+        closeTimer.unref();
+      });
+      child.once('close', (code, killedBy) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (killTimer) clearTimeout(killTimer);
+        if (closeTimer) clearTimeout(closeTimer);
+        if (signal?.aborted) reject(new MediaAbortedError(tool, signal.reason));
+        else if (spawnError) reject(new MediaProcessError(tool, null, null, '', spawnError));
+        else if (code !== 0) reject(new MediaProcessError(tool, code, killedBy, tailOf(stderr)));
+        else resolve();
+      });
+    });
+  }
+}
+
+/** The last few non-empty lines of stderr, as one line. */
+function tailOf(stderr: string): string {
+  return stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-STDERR_TAIL_LINES)
+    .join(' / ');
+}

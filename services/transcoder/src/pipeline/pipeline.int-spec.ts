@@ -1,0 +1,149 @@
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { loadConfig, PlatformConfig } from '@platform/config';
+import { FsObjectStore } from '@platform/storage';
+import { systemLookup } from '../media/binaries';
+import { MediaTools } from '../media/media-tools';
+import { FfprobeOutput } from '../media/probe.types';
+import { FakeAssetProcessing } from '../testing/fake-asset-processing';
+import { DEFAULT_PIPELINE_SETTINGS, JobContext } from './job-context';
+import { TranscodePipeline } from './transcode-pipeline';
+
+const script = resolve(__dirname, '../../../../scripts/infra/ffmpeg.sh');
+const tool = (name: 'ffmpeg' | 'ffprobe') => execFileSync('bash', [script, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/**
+ * The whole pipeline with real ffmpeg, the filesystem object store and a fake assets service:
+ * a short clip served over HTTP ends as a master playlist and variants that ffprobe reads.
+ */
+describe('TranscodePipeline with real ffmpeg', () => {
+  let dir: string;
+  let server: http.Server;
+  let base: string;
+  let ffprobe: string;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(['error']);
+    const ffmpeg = tool('ffmpeg');
+    ffprobe = tool('ffprobe');
+    dir = mkdtempSync(join(tmpdir(), 'pipeline-int-'));
+    const clip = (name: string, seconds: number, size: string, extra: string[] = []) =>
+      execFileSync(ffmpeg, [
+        '-v', 'error', '-y',
+        '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=${seconds}`,
+        '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '60', '-c:a', 'aac', '-ac', '2', ...extra,
+        join(dir, name),
+      ]);
+    clip('standard.mp4', 3, '640x360');
+    clip('long.mp4', 12, '320x180');
+    writeFileSync(join(dir, 'notes.txt'), 'this is not a video\n'.repeat(100));
+    server = http.createServer((req, res) => {
+      const file = join(dir, decodeURIComponent(req.url!.slice(1)));
+      res.writeHead(200, { 'content-length': statSync(file).size });
+      createReadStream(file).pipe(res);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, 60_000);
+
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function setup(media: PlatformConfig['media']) {
+    const dataDir = mkdtempSync(join(dir, 'data-'));
+    const config: PlatformConfig = { ...loadConfig({}), dataDir, media };
+    const store = new FsObjectStore(join(dataDir, 'objects'));
+    const assets = new FakeAssetProcessing();
+    const pipeline = new TranscodePipeline(assets, store, new MediaTools(config), config, { ...DEFAULT_PIPELINE_SETTINGS, segmentSeconds: 2, preset: 'ultrafast' });
+    const run = async (assetId: string) => {
+      const workDir = mkdtempSync(join(dataDir, 'work-'));
+      const context: JobContext = {
+        jobId: `job-${assetId}`,
+        assetId,
+        attempt: 1,
+        signal: new AbortController().signal,
+        workDir,
+        checkpoint: async () => undefined,
+        markPlayable: async () => void assets.log.push('markPlayable'),
+        onChild: () => undefined,
+      };
+      return pipeline.run(context);
+    };
+    const stored = (assetId: string, path: string) => join(dataDir, 'objects', 'assets', assetId, 'hls', path);
+    const probe = (file: string) =>
+      JSON.parse(execFileSync(ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { encoding: 'utf8' })) as FfprobeOutput;
+    return { store, assets, run, stored, probe };
+  }
+
+  const variantsOf = (master: string) => master.split('\n').filter((l) => l && !l.startsWith('#'));
+
+  it('publishes a remuxed source, then the ladder, for a standard 3 s 640x360 H.264/AAC clip', async () => {
+    const { store, assets, run, stored, probe } = setup({ ...loadConfig({}).media, ffmpegPath: tool('ffmpeg'), ffprobePath: ffprobe });
+    assets.addAsset('std', { url: `${base}/standard.mp4` });
+    expect(await run('std')).toEqual({ status: 'done' });
+
+    expect(assets.log).toEqual(['getIngestSpec std', 'recordProbe std', 'markReady std', 'markPlayable']);
+    expect(assets.probes[0]).toMatchObject({ resolution_tier: '720p', max_stored_resolution: 'SD', aspect_ratio: '16:9', max_stored_frame_rate: 30 });
+    expect(assets.probes[0].duration).toBeCloseTo(3, 0);
+
+    const master = (await store.getBuffer('assets/std/hls/master.m3u8')).toString();
+    expect(variantsOf(master)).toEqual(['360p/index.m3u8', '270p/index.m3u8']);
+    expect(master).toMatch(/RESOLUTION=640x360,FRAME-RATE=30\.000\n360p/);
+    expect(master).toContain('CODECS="avc1.64001e,mp4a.40.2"');
+    for (const [variant, width, height] of [['360p', 640, 360], ['270p', 480, 270], ['source', 640, 360]] as const) {
+      const read = probe(stored('std', `${variant}/index.m3u8`));
+      expect(read.streams?.map((s) => [s.codec_type, s.codec_name, s.width, s.height])).toEqual([
+        ['video', 'h264', width, height],
+        ['audio', 'aac', undefined, undefined],
+      ]);
+      expect(Number(read.format?.duration)).toBeGreaterThan(2.5);
+    }
+    const keys = (await store.list('assets/std/')).map((o) => o.key);
+    expect(keys).toContain('assets/std/hls/source/segment_000.ts');
+    expect(keys.every((k) => k.endsWith('.ts') || k.endsWith('.m3u8'))).toBe(true);
+  }, 120_000);
+
+  it('cuts a test asset to 10 s and marks it ready after its ladder', async () => {
+    const { store, assets, run, stored, probe } = setup({ ...loadConfig({}).media, ffmpegPath: tool('ffmpeg'), ffprobePath: ffprobe });
+    assets.addAsset('test', { url: `${base}/long.mp4`, test: true });
+    expect(await run('test')).toEqual({ status: 'done' });
+    expect(assets.log).toEqual(['getIngestSpec test', 'recordProbe test', 'markReady test']);
+    expect(assets.probes[0].duration).toBe(10);
+    const master = (await store.getBuffer('assets/test/hls/master.m3u8')).toString();
+    expect(variantsOf(master)).toEqual(['180p/index.m3u8']);
+    const duration = Number(probe(stored('test', '180p/index.m3u8')).format?.duration);
+    expect(duration).toBeGreaterThan(9.5);
+    expect(duration).toBeLessThanOrEqual(10.1);
+  }, 120_000);
+
+  it('marks a file that is not media errored', async () => {
+    const { assets, run } = setup({ ...loadConfig({}).media, ffmpegPath: tool('ffmpeg'), ffprobePath: ffprobe });
+    assets.addAsset('txt', { url: `${base}/notes.txt` });
+    expect(await run('txt')).toEqual({ status: 'errored', error: 'The input file could not be read as media.' });
+    expect(assets.errored).toEqual([{ assetId: 'txt', errors: { type: 'invalid_input', messages: ['The input file could not be read as media.'] } }]);
+  }, 60_000);
+
+  it('does the same with the ffmpeg 4.1 and ffprobe shipped in npm (legacy HLS muxer)', async () => {
+    const ffmpegNpm = systemLookup.npmPath('ffmpeg')!;
+    const ffprobeNpm = systemLookup.npmPath('ffprobe')!;
+    const { store, assets, run, stored, probe } = setup({ ...loadConfig({}).media, ffmpegPath: ffmpegNpm, ffprobePath: ffprobeNpm });
+    assets.addAsset('npm', { url: `${base}/standard.mp4` });
+    expect(await run('npm')).toEqual({ status: 'done' });
+    expect(assets.log).toEqual(['getIngestSpec npm', 'recordProbe npm', 'markReady npm', 'markPlayable']);
+    const master = (await store.getBuffer('assets/npm/hls/master.m3u8')).toString();
+    expect(variantsOf(master)).toEqual(['360p/index.m3u8', '270p/index.m3u8']);
+    for (const variant of ['360p', '270p', 'source']) {
+      const read = probe(stored('npm', `${variant}/index.m3u8`));
+      expect(read.streams?.map((s) => s.codec_name)).toEqual(['h264', 'aac']);
+    }
+  }, 120_000);
+});

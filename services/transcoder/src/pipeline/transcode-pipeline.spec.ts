@@ -1,0 +1,270 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { loadConfig, PlatformConfig } from '@platform/config';
+import { FfprobeOutput } from '../media/probe.types';
+import { FakeAssetProcessing } from '../testing/fake-asset-processing';
+import { CURRENT_FFMPEG, FakeMediaRunner, fakeMediaTools } from '../testing/fake-media-runner';
+import { InMemoryStore } from '../testing/in-memory-store';
+import { JobAbort } from '../worker/job-abort';
+import { DEFAULT_PIPELINE_SETTINGS, JobContext } from './job-context';
+import { TranscodePipeline } from './transcode-pipeline';
+
+const fixture = (name: string): FfprobeOutput => JSON.parse(readFileSync(join(__dirname, '../media/fixtures', `${name}.ffprobe.json`), 'utf8')) as FfprobeOutput;
+const ASSET = 'asset-1';
+const hls = (path: string) => `assets/${ASSET}/hls/${path}`;
+
+describe('TranscodePipeline', () => {
+  let server: http.Server;
+  let base: string;
+  let workDir: string;
+  let log: string[];
+  let assets: FakeAssetProcessing;
+  let store: InMemoryStore;
+  let runner: FakeMediaRunner;
+  let controller: AbortController;
+  let checkpoint: jest.Mock<Promise<void>, []>;
+  let config: PlatformConfig;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    server = http.createServer((req, res) => {
+      if (req.url === '/missing.mp4') res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(2048, 1));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  beforeEach(() => {
+    workDir = mkdtempSync(join(tmpdir(), 'pipeline-'));
+    log = [];
+    assets = new FakeAssetProcessing(log);
+    store = new InMemoryStore(log);
+    runner = new FakeMediaRunner();
+    runner.probe = fixture('h264_1080p');
+    controller = new AbortController();
+    checkpoint = jest.fn(async () => {
+      log.push('checkpoint');
+      controller.signal.throwIfAborted();
+    });
+    config = { ...loadConfig({}), dataDir: workDir };
+  });
+  afterEach(() => rmSync(workDir, { recursive: true, force: true }));
+
+  const context = (): JobContext => ({
+    jobId: 'job-1',
+    assetId: ASSET,
+    attempt: 1,
+    signal: controller.signal,
+    workDir,
+    checkpoint,
+    markPlayable: async () => void log.push('markPlayable'),
+    onChild: () => undefined,
+  });
+  const pipeline = (features = CURRENT_FFMPEG) =>
+    new TranscodePipeline(assets, store, fakeMediaTools(runner, features) as never, config, DEFAULT_PIPELINE_SETTINGS);
+  /** The log with the uploads of segments left out. */
+  const steps = () => log.filter((l) => !l.endsWith('.ts'));
+
+  it('cancels without any work when the asset no longer exists', async () => {
+    expect(await pipeline().run(context())).toEqual({ status: 'cancelled' });
+    expect(log).toEqual([`getIngestSpec ${ASSET}`]);
+    expect(runner.ffmpegRuns).toEqual([]);
+  });
+
+  it('makes a standard input playable from a remuxed source first, then publishes the ladder', async () => {
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
+    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+
+    expect(steps()).toEqual([
+      `getIngestSpec ${ASSET}`,
+      `recordProbe ${ASSET}`,
+      `put ${hls('source/index.m3u8')}`,
+      'checkpoint',
+      `put ${hls('master.m3u8')}`,
+      `markReady ${ASSET}`,
+      'markPlayable',
+      ...['1080p', '720p', '540p', '360p', '270p'].map((v) => `put ${hls(`${v}/index.m3u8`)}`),
+      'checkpoint',
+      `put ${hls('master.m3u8')}`,
+    ]);
+    // each variant's segments are stored before its playlist
+    const sourcePlaylist = log.indexOf(`put ${hls('source/index.m3u8')}`);
+    expect(log.indexOf(`put ${hls('source/segment_000.ts')}`)).toBeLessThan(sourcePlaylist);
+    expect(log.indexOf(`put ${hls('source/segment_001.ts')}`)).toBeLessThan(sourcePlaylist);
+
+    const [remux, ladder] = runner.ffmpegRuns;
+    expect(remux).toContain('copy');
+    expect(remux[remux.indexOf('-i') + 1]).toBe(join(workDir, 'input'));
+    expect(ladder).toContain('libx264');
+    expect(ladder).not.toContain('-t');
+    // the final master lists the ladder; the source files stay for players holding the first master
+    const master = store.text(hls('master.m3u8'))!;
+    expect(master.match(/^[^#].*$/gm)).toEqual(['1080p/index.m3u8', '720p/index.m3u8', '540p/index.m3u8', '360p/index.m3u8', '270p/index.m3u8']);
+    expect(master).toContain('#EXT-X-STREAM-INF:BANDWIDTH=100000,AVERAGE-BANDWIDTH=93334,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000');
+    expect(store.objects.has(hls('source/segment_000.ts'))).toBe(true);
+  });
+
+  it('records the probe as the asset fields, tracks, reasons and input-info', async () => {
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
+    await pipeline().run(context());
+    expect(assets.probes).toEqual([
+      {
+        asset_id: ASSET,
+        duration: 2,
+        max_stored_resolution: 'FHD',
+        resolution_tier: '1080p',
+        max_stored_frame_rate: 30,
+        aspect_ratio: '16:9',
+        tracks: [
+          { id: '', type: 'video', duration: 2, max_width: 1920, max_height: 1080, max_frame_rate: 30 },
+          { id: '', type: 'audio', duration: 2, max_channels: 2, primary: true },
+        ],
+        non_standard_input_reasons: {},
+        input_info: [
+          {
+            settings: { url: `${base}/clip.mp4` },
+            file: {
+              container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
+              tracks: [
+                { type: 'video', duration: 2, width: 1920, height: 1080, frame_rate: 30, encoding: 'h264' },
+                { type: 'audio', duration: 2, encoding: 'aac', sample_rate: 48000, sample_size: 32, channels: 2 },
+              ],
+            },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('encodes a non-standard input first and marks it ready only once its master is stored', async () => {
+    runner.probe = fixture('hevc_720p');
+    assets.addAsset(ASSET, { url: `${base}/clip.mkv` });
+    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+    expect(runner.ffmpegRuns).toHaveLength(1);
+    expect(steps()).toEqual([
+      `getIngestSpec ${ASSET}`,
+      `recordProbe ${ASSET}`,
+      ...['720p', '540p', '360p', '270p'].map((v) => `put ${hls(`${v}/index.m3u8`)}`),
+      'checkpoint',
+      `put ${hls('master.m3u8')}`,
+      `markReady ${ASSET}`,
+    ]);
+    expect(assets.probes[0].non_standard_input_reasons).toEqual({ video_codec: 'hevc' });
+    expect([...store.objects.keys()].some((k) => k.includes('/source/'))).toBe(false);
+  });
+
+  it('cuts and watermarks a test asset, with its durations capped at 10 s, and never remuxes it', async () => {
+    runner.probe = { ...fixture('h264_1080p'), format: { ...fixture('h264_1080p').format, duration: '25.000000' } };
+    runner.probe.streams = runner.probe.streams!.map((s) => ({ ...s, duration: '25.000000' }));
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4`, test: true });
+    await pipeline({ ...CURRENT_FFMPEG, watermark: 'drawbox=t=fill' }).run(context());
+    expect(runner.ffmpegRuns).toHaveLength(1);
+    const [ladder] = runner.ffmpegRuns;
+    expect(ladder.slice(ladder.indexOf('-t'), ladder.indexOf('-t') + 2)).toEqual(['-t', '10']);
+    expect(ladder[ladder.indexOf('-filter_complex') + 1]).toMatch(/^\[0:v:0\]drawbox=t=fill,split=5/);
+    expect(assets.probes[0].duration).toBe(10);
+    expect(assets.probes[0].tracks.map((t) => t.duration)).toEqual([10, 10]);
+    expect(steps().slice(-2)).toEqual([`put ${hls('master.m3u8')}`, `markReady ${ASSET}`]);
+  });
+
+  it('does not remux a rotated phone clip (MPEG-TS cannot carry the rotation)', async () => {
+    runner.probe = fixture('rotated');
+    assets.addAsset(ASSET, { url: `${base}/phone.mp4` });
+    await pipeline().run(context());
+    expect(runner.ffmpegRuns.map((r) => r.includes('copy'))).toEqual([false]);
+  });
+
+  it('drops the remux when the packet scan finds a GOP over 20 s, and records the reason', async () => {
+    runner.packets = [
+      { pts_time: '0.000000', size: '1000', flags: 'K__' },
+      { pts_time: '21.000000', size: '1000', flags: '___' },
+      { pts_time: '22.000000', size: '1000', flags: 'K__' },
+    ];
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
+    await pipeline().run(context());
+    expect(runner.ffmpegRuns.map((r) => r.includes('copy'))).toEqual([true, false]); // remuxed in parallel with the scan, then not used
+    expect(assets.probes[0].non_standard_input_reasons).toEqual({ video_gop_size: 'high' });
+    expect(steps().filter((s) => s.includes('source') || s.includes('markPlayable'))).toEqual([]);
+  });
+
+  it('goes on with the ladder alone when the remux fails', async () => {
+    runner.failFfmpegWhen = 'copy';
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
+    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+    expect(steps().slice(-2)).toEqual([`put ${hls('master.m3u8')}`, `markReady ${ASSET}`]);
+  });
+
+  it('uploads the index-named folders of the legacy muxer under the variant names', async () => {
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
+    await pipeline({ ...CURRENT_FFMPEG, legacyHlsMuxer: true }).run(context());
+    expect(runner.ffmpegRuns.every((r) => !r.includes('-master_pl_name'))).toBe(true);
+    const stored = [...store.objects.keys()].filter((k) => k.endsWith('index.m3u8')).sort();
+    expect(stored).toEqual(['1080p', '270p', '360p', '540p', '720p', 'source'].map((v) => hls(`${v}/index.m3u8`)));
+  });
+
+  it.each([
+    ['an unreachable URL', { url: 'http://127.0.0.1:1/a.mp4' }, () => undefined, 'Unable to download input file: connection refused'],
+    ['an HTTP error', { url: 'MISSING' }, () => undefined, 'Unable to download input file: HTTP 404'],
+    ['a file ffprobe cannot read', {}, (r: FakeMediaRunner) => (r.unreadable = true), 'The input file could not be read as media.'],
+    ['a file without tracks', {}, (r: FakeMediaRunner) => (r.probe = { format: { format_name: 'mp3', duration: '1' }, streams: [] }), 'The input file has no video or audio track.'],
+    ['no input URL', { url: '' }, () => undefined, 'The asset has no input URL.'],
+  ])('marks the asset errored (invalid_input) for %s', async (_name, input, arrange, message) => {
+    arrange(runner);
+    const url = input.url === undefined ? `${base}/clip.mp4` : input.url === 'MISSING' ? `${base}/missing.mp4` : input.url;
+    assets.addAsset(ASSET, url ? { url } : {});
+    expect(await pipeline().run(context())).toEqual({ status: 'errored', error: message });
+    expect(assets.errored).toEqual([{ assetId: ASSET, errors: { type: 'invalid_input', messages: [message] } }]);
+    expect(steps()).toEqual([`getIngestSpec ${ASSET}`, 'checkpoint', `markErrored ${ASSET}`]);
+    expect(store.objects.size).toBe(0);
+  });
+
+  it('takes over a job whose asset is already ready: no probe record, no remux, the ladder and its master', async () => {
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4`, status: 'ready' });
+    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+    expect(runner.ffmpegRuns.map((r) => r.includes('copy'))).toEqual([false]);
+    expect(steps().filter((s) => !s.startsWith('put'))).toEqual([`getIngestSpec ${ASSET}`, 'checkpoint']);
+  });
+
+  it('leaves an asset that is already errored alone', async () => {
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4`, status: 'errored' });
+    expect(await pipeline().run(context())).toEqual({ status: 'errored', error: 'The asset was already errored.' });
+    expect(runner.ffmpegRuns).toEqual([]);
+  });
+
+  it('writes no master once the lease is lost, and throws the abort reason', async () => {
+    runner.probe = fixture('hevc_720p');
+    assets.addAsset(ASSET, { url: `${base}/clip.mkv` });
+    checkpoint.mockImplementation(async () => {
+      controller.abort(new JobAbort('lease_lost'));
+      controller.signal.throwIfAborted();
+    });
+    await expect(pipeline().run(context())).rejects.toMatchObject({ kind: 'lease_lost' });
+    expect(store.objects.has(hls('master.m3u8'))).toBe(false);
+    expect(log).not.toContain(`markReady ${ASSET}`);
+  });
+
+  it('stops the running ffmpeg when the job is aborted', async () => {
+    runner.probe = fixture('hevc_720p');
+    runner.hold = new Promise(() => undefined);
+    assets.addAsset(ASSET, { url: `${base}/clip.mkv` });
+    const run = pipeline().run(context());
+    setTimeout(() => controller.abort(new JobAbort('cancelled')), 50);
+    await expect(run).rejects.toMatchObject({ name: 'MediaAbortedError', reason: { kind: 'cancelled' } });
+    expect(log).not.toContain(`markErrored ${ASSET}`);
+  });
+
+  it('lets a failure of the assets service through, for a retry', async () => {
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
+    assets.failWith = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 });
+    await expect(pipeline().run(context())).rejects.toThrow('UNAVAILABLE');
+  });
+});

@@ -1,0 +1,83 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_WATERMARK } from '../media/ffmpeg-args';
+import { FfmpegFeatures } from '../media/ffmpeg-features';
+import { FfprobePacket } from '../media/keyframes';
+import { MediaAbortedError, MediaProcessError } from '../media/media-errors';
+import { FfmpegRunOptions, MediaRunner, RunOptions } from '../media/media-runner';
+import { MediaToolkit } from '../media/media-tools';
+import { FfprobeOutput } from '../media/probe.types';
+
+/**
+ * ffmpeg/ffprobe without the binaries: ffprobe answers `probe` (or refuses the file), the packet scan
+ * prints `packets` as ffprobe's JSON does, and each ffmpeg run writes, for every entry of its
+ * -var_stream_map, a folder with a two-segment playlist, as the HLS muxer does.
+ */
+export class FakeMediaRunner {
+  probe: FfprobeOutput = {};
+  packets: FfprobePacket[] = [];
+  unreadable = false;
+  /** ffmpeg runs whose argv contains this fail with status 1. */
+  failFfmpegWhen?: string;
+  /** ffmpeg waits for this before finishing (an abort ends the wait). */
+  hold?: Promise<void>;
+  readonly ffmpegRuns: string[][] = [];
+  readonly probeRuns: string[][] = [];
+
+  async probeJson<T>(args: string[], options: RunOptions = {}): Promise<T> {
+    this.started('ffprobe', args, options);
+    this.probeRuns.push(args);
+    if (args.includes('-show_format')) {
+      if (this.unreadable) throw new MediaProcessError('ffprobe', 1, null, 'Invalid data found when processing input');
+      return this.probe as T;
+    }
+    const segment = args[args.length - 1];
+    const audioOnly = segment.includes('/audio/');
+    const streams = [
+      ...(audioOnly ? [] : [{ index: 0, codec_type: 'video', codec_name: 'h264', profile: 'High', level: 30, width: 640, height: 360, avg_frame_rate: '30/1' }]),
+      { index: 1, codec_type: 'audio', codec_name: 'aac', profile: 'LC', avg_frame_rate: '0/0' },
+    ];
+    return { streams } as T;
+  }
+
+  async probeLines(args: string[], onLine: (line: string) => void, options: RunOptions = {}): Promise<void> {
+    this.started('ffprobe', args, options);
+    this.probeRuns.push(args);
+    for (const line of JSON.stringify({ packets: this.packets }, null, 4).split('\n')) onLine(line);
+  }
+
+  async ffmpeg(args: string[], options: FfmpegRunOptions = {}): Promise<void> {
+    this.started('ffmpeg', args, options);
+    this.ffmpegRuns.push(args);
+    if (this.hold) {
+      const signal = options.signal;
+      await Promise.race([this.hold, new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new MediaAbortedError('ffmpeg', signal.reason))))]);
+    }
+    if (this.failFfmpegWhen && args.some((a) => a.includes(this.failFfmpegWhen!))) {
+      throw new MediaProcessError('ffmpeg', 1, null, 'Conversion failed!');
+    }
+    const output = args[args.length - 1]; // <dir>/%v/index.m3u8
+    const map = args[args.indexOf('-var_stream_map') + 1].split(' ');
+    map.forEach((entry, i) => {
+      const name = /name:([^,]+)/.exec(entry)?.[1] ?? String(i);
+      const folder = output.replace('%v', name).replace(/\/index\.m3u8$/, '');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'segment_000.ts'), Buffer.alloc(50_000, i));
+      writeFileSync(join(folder, 'segment_001.ts'), Buffer.alloc(20_000, i));
+      writeFileSync(join(folder, 'index.m3u8'), '#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:4.000000,\nsegment_000.ts\n#EXTINF:2.000000,\nsegment_001.ts\n#EXT-X-ENDLIST\n');
+    });
+    options.onProgress?.({ outTimeSeconds: options.durationSeconds ?? 0, fraction: 1, done: true });
+  }
+
+  private started(tool: 'ffmpeg' | 'ffprobe', _args: string[], options: RunOptions): void {
+    if (options.signal?.aborted) throw new MediaAbortedError(tool, options.signal.reason);
+    options.onSpawn?.(4242);
+  }
+}
+
+export const CURRENT_FFMPEG: FfmpegFeatures = { legacyHlsMuxer: false, watermark: TEST_WATERMARK, font: 'fontconfig' };
+
+/** MediaTools handing out the fake runner. */
+export function fakeMediaTools(runner: FakeMediaRunner, features: FfmpegFeatures = CURRENT_FFMPEG): { get(): Promise<MediaToolkit> } {
+  return { get: async () => ({ runner: runner as unknown as MediaRunner, features }) };
+}

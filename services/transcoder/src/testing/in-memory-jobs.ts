@@ -1,0 +1,105 @@
+import { JobEntity, JobStatus, OPEN_STATUSES } from '../jobs/job.entity';
+import { JobRepository } from '../jobs/job.repository';
+
+const HELD: readonly JobStatus[] = ['running', 'playable'];
+
+/** JobRepository's contract in memory, on a clock the test moves (`now`). */
+export class InMemoryJobs implements Pick<JobRepository, keyof JobRepository> {
+  readonly rows = new Map<string, JobEntity>();
+  now = Date.UTC(2024, 0, 1);
+  private tick = 0;
+
+  add(job: Partial<JobEntity> & Pick<JobEntity, 'id' | 'assetId'>): JobEntity {
+    const row: JobEntity = {
+      status: 'queued',
+      attempts: 0,
+      worker: null,
+      leaseExpiresAt: null,
+      error: null,
+      createdAt: new Date(this.now + this.tick++),
+      updatedAt: new Date(this.now),
+      ...job,
+    };
+    this.rows.set(row.id, row);
+    return row;
+  }
+
+  async enqueue(id: string, assetId: string): Promise<boolean> {
+    if ([...this.rows.values()].some((j) => j.assetId === assetId)) return false;
+    this.add({ id, assetId });
+    return true;
+  }
+
+  async cancelAsset(id: string, assetId: string): Promise<JobEntity | undefined> {
+    const job = [...this.rows.values()].find((j) => j.assetId === assetId);
+    if (!job) return { ...this.add({ id, assetId, status: 'cancelled' }) };
+    if (!OPEN_STATUSES.includes(job.status)) return undefined;
+    Object.assign(job, { status: 'cancelled', leaseExpiresAt: null, updatedAt: new Date(this.now) });
+    return { ...job };
+  }
+
+  async claim(worker: string, leaseSeconds: number): Promise<JobEntity | undefined> {
+    const due = [...this.rows.values()]
+      .filter(
+        (j) =>
+          (j.status === 'queued' && (j.leaseExpiresAt === null || j.leaseExpiresAt.getTime() <= this.now)) ||
+          (HELD.includes(j.status) && j.leaseExpiresAt !== null && j.leaseExpiresAt.getTime() < this.now),
+      )
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    const job = due[0];
+    if (!job) return undefined;
+    Object.assign(job, { status: 'running', worker, leaseExpiresAt: this.lease(leaseSeconds), attempts: job.attempts + 1 });
+    return { ...job };
+  }
+
+  async renew(id: string, worker: string, leaseSeconds: number): Promise<boolean> {
+    return this.update(id, worker, { leaseExpiresAt: this.lease(leaseSeconds) });
+  }
+
+  async markPlayable(id: string, worker: string): Promise<boolean> {
+    return this.update(id, worker, { status: 'playable' });
+  }
+
+  async finish(id: string, worker: string, status: 'done' | 'errored' | 'cancelled', error: string | null): Promise<boolean> {
+    return this.update(id, worker, { status, error, leaseExpiresAt: null });
+  }
+
+  async requeue(id: string, worker: string, o: { error: string | null; delaySeconds: number; refund: boolean }): Promise<boolean> {
+    const job = this.rows.get(id);
+    return this.update(id, worker, {
+      status: 'queued',
+      leaseExpiresAt: this.lease(o.delaySeconds),
+      error: o.error ?? job?.error ?? null,
+      attempts: (job?.attempts ?? 0) - (o.refund ? 1 : 0),
+    });
+  }
+
+  async findById(id: string): Promise<JobEntity | undefined> {
+    const job = this.rows.get(id);
+    return job && { ...job };
+  }
+
+  async findByAssetId(assetId: string): Promise<JobEntity | undefined> {
+    const job = [...this.rows.values()].find((j) => j.assetId === assetId);
+    return job && { ...job };
+  }
+
+  async list(limit: number, offset: number): Promise<JobEntity[]> {
+    return [...this.rows.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).slice(offset, offset + limit);
+  }
+
+  async openIds(ids: string[]): Promise<Set<string>> {
+    return new Set(ids.filter((id) => OPEN_STATUSES.includes(this.rows.get(id)?.status ?? 'done')));
+  }
+
+  private lease(seconds: number): Date {
+    return new Date(this.now + seconds * 1000);
+  }
+
+  private update(id: string, worker: string, changes: Partial<JobEntity>): boolean {
+    const job = this.rows.get(id);
+    if (!job || job.worker !== worker || !HELD.includes(job.status)) return false;
+    Object.assign(job, changes, { updatedAt: new Date(this.now) });
+    return true;
+  }
+}

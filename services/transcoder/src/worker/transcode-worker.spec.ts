@@ -1,0 +1,251 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { loadConfig, PlatformConfig } from '@platform/config';
+import { eventually } from '../testing/eventually';
+import { JobRepository } from '../jobs/job.repository';
+import { JobsService } from '../jobs/jobs.service';
+import { JobContext, PipelineOutcome } from '../pipeline/job-context';
+import { attemptTempDir, jobTempDir } from '../temp-dirs';
+import { FakeAssetProcessing } from '../testing/fake-asset-processing';
+import { FakeMediaRunner, fakeMediaTools } from '../testing/fake-media-runner';
+import { InMemoryJobs } from '../testing/in-memory-jobs';
+import { InMemoryStore } from '../testing/in-memory-store';
+import { JobAbort } from './job-abort';
+import { retryDelaySeconds, TranscodeWorker } from './transcode-worker';
+
+const ME = 'host:1:aaaaaa';
+
+/** A pipeline whose runs the test ends by hand: `finish(assetId, outcome)` or `fail(assetId, error)`. */
+class ControlledPipeline {
+  readonly contexts = new Map<string, JobContext>();
+  private readonly pending = new Map<string, { resolve: (o: PipelineOutcome) => void; reject: (e: unknown) => void }>();
+
+  run = jest.fn(
+    (ctx: JobContext) =>
+      new Promise<PipelineOutcome>((resolve, reject) => {
+        this.contexts.set(ctx.assetId, ctx);
+        this.pending.set(ctx.assetId, { resolve, reject });
+        if (ctx.signal.aborted) reject(ctx.signal.reason);
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
+      }),
+  );
+
+  finish(assetId: string, outcome: PipelineOutcome = { status: 'done' }): void {
+    this.pending.get(assetId)!.resolve(outcome);
+  }
+
+  fail(assetId: string, error: Error): void {
+    this.pending.get(assetId)!.reject(error);
+  }
+}
+
+describe('TranscodeWorker', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  let dataDir: string;
+  let jobs: InMemoryJobs;
+  let jobsService: JobsService;
+  let pipeline: ControlledPipeline;
+  let assets: FakeAssetProcessing;
+  let store: InMemoryStore;
+  let config: PlatformConfig;
+  let worker: TranscodeWorker;
+
+  const makeWorker = (id = ME) =>
+    new TranscodeWorker(id, jobs, jobsService, pipeline as never, assets, store, fakeMediaTools(new FakeMediaRunner()) as never, config);
+  const row = (id: string) => jobs.rows.get(id)!;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'worker-'));
+    jobs = new InMemoryJobs();
+    jobs.now = Date.now();
+    jobsService = new JobsService(jobs as unknown as JobRepository);
+    pipeline = new ControlledPipeline();
+    assets = new FakeAssetProcessing();
+    store = new InMemoryStore();
+    config = { ...loadConfig({}), dataDir, transcoder: { concurrency: 2, leaseSeconds: 30, maxAttempts: 3, pollMs: 60_000 } };
+    worker = makeWorker();
+  });
+  afterEach(async () => {
+    await worker.beforeApplicationShutdown();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('claims the oldest jobs up to its concurrency, and the next one as soon as one ends', async () => {
+    for (const n of [1, 2, 3]) jobs.add({ id: `j${n}`, assetId: `a${n}` });
+    await worker.poll();
+    expect(worker.runningJobIds()).toEqual(['j1', 'j2']);
+    expect([row('j1'), row('j2'), row('j3')].map((j) => [j.status, j.worker, j.attempts])).toEqual([
+      ['running', ME, 1],
+      ['running', ME, 1],
+      ['queued', null, 0],
+    ]);
+    expect(row('j1').leaseExpiresAt!.getTime()).toBe(jobs.now + 30_000);
+
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    pipeline.finish('a1');
+    await eventually(() => expect(worker.runningJobIds()).toEqual(['j2', 'j3']));
+    expect(row('j1')).toMatchObject({ status: 'done', worker: ME, leaseExpiresAt: null, error: null });
+  });
+
+  it('runs the pipeline in a fresh scratch folder of the attempt and removes it afterwards', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1', attempts: 1, status: 'queued' });
+    const leftover = join(attemptTempDir(dataDir, 'j1', 1), 'input.mp4');
+    mkdirSync(join(leftover, '..'), { recursive: true });
+    writeFileSync(leftover, 'old');
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    const ctx = pipeline.contexts.get('a1')!;
+    expect(ctx).toMatchObject({ jobId: 'j1', assetId: 'a1', attempt: 2, workDir: attemptTempDir(dataDir, 'j1', 2) });
+    expect(readdirSync(jobTempDir(dataDir, 'j1'))).toEqual(['attempt-2']);
+    expect(readdirSync(ctx.workDir)).toEqual([]);
+    pipeline.finish('a1');
+    await eventually(() => expect(row('j1').status).toBe('done'));
+    expect(existsSync(ctx.workDir)).toBe(false);
+  });
+
+  it('records the quick rendition as `playable`, then `done`', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    await pipeline.contexts.get('a1')!.markPlayable();
+    expect(row('j1').status).toBe('playable');
+    pipeline.finish('a1');
+    await eventually(() => expect(row('j1').status).toBe('done'));
+  });
+
+  it('keeps the asset errored by the pipeline as an errored job with its reason', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    pipeline.finish('a1', { status: 'errored', error: 'Unable to download input file: HTTP 404' });
+    await eventually(() => expect(row('j1')).toMatchObject({ status: 'errored', error: 'Unable to download input file: HTTP 404' }));
+  });
+
+  it('puts a failed attempt back in the queue with a back-off, and errors the asset after the last attempt', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    for (const attempt of [1, 2]) {
+      await worker.poll();
+      await eventually(() => expect(pipeline.run).toHaveBeenCalledTimes(attempt));
+      pipeline.fail('a1', new Error(`ffmpeg exited with status 1 (${attempt})`));
+      await eventually(() => expect(worker.runningJobIds()).toEqual([]));
+      expect(row('j1')).toMatchObject({ status: 'queued' });
+      expect(row('j1')).toMatchObject({ attempts: attempt, error: `ffmpeg exited with status 1 (${attempt})` });
+      expect(row('j1').leaseExpiresAt!.getTime()).toBe(jobs.now + retryDelaySeconds(attempt) * 1000);
+      await worker.poll();
+      expect(worker.runningJobIds()).toEqual([]); // not due yet
+      jobs.now += retryDelaySeconds(attempt) * 1000;
+    }
+    await worker.poll();
+    await eventually(() => expect(pipeline.run).toHaveBeenCalledTimes(3));
+    pipeline.fail('a1', new Error('ffmpeg exited with status 1 (3)'));
+    await eventually(() => expect(row('j1').status).toBe('errored'));
+    expect(row('j1')).toMatchObject({ attempts: 3, error: 'ffmpeg exited with status 1 (3)' });
+    expect(assets.errored).toEqual([
+      { assetId: 'a1', errors: { type: 'unknown', messages: ['The input file could not be processed after 3 attempts.'] } },
+    ]);
+  });
+
+  it('errors the asset without running it again when a job was claimed more often than allowed (workers kept dying)', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1', status: 'running', worker: 'dead:1:x', attempts: 3, leaseExpiresAt: new Date(jobs.now - 1) });
+    await worker.poll();
+    await eventually(() => expect(row('j1').status).toBe('errored'));
+    expect(pipeline.run).not.toHaveBeenCalled();
+    expect(row('j1')).toMatchObject({ attempts: 4, worker: ME, error: 'the worker stopped during every attempt' });
+    expect(assets.errored.map((e) => e.assetId)).toEqual(['a1']);
+  });
+
+  it('takes over a job whose holder let its lease expire, never one whose lease runs', async () => {
+    jobs.add({ id: 'live', assetId: 'a1', status: 'running', worker: 'other:2:x', attempts: 1, leaseExpiresAt: new Date(jobs.now + 5000) });
+    jobs.add({ id: 'dead', assetId: 'a2', status: 'playable', worker: 'other:3:x', attempts: 1, leaseExpiresAt: new Date(jobs.now - 1) });
+    await worker.poll();
+    expect(worker.runningJobIds()).toEqual(['dead']);
+    expect(row('dead')).toMatchObject({ status: 'running', worker: ME, attempts: 2 });
+    expect(row('live')).toMatchObject({ worker: 'other:2:x', attempts: 1 });
+  });
+
+  it('stops without touching the job once another worker holds it', async () => {
+    config.transcoder.leaseSeconds = 0.3; // renewals every 100 ms
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    Object.assign(row('j1'), { worker: 'other:2:x', attempts: 2 }); // taken over after an expiry
+    const ctx = pipeline.contexts.get('a1')!;
+    await eventually(() => expect(ctx.signal.aborted).toBe(true));
+    expect(ctx.signal.reason).toBeInstanceOf(JobAbort);
+    expect((ctx.signal.reason as JobAbort).kind).toBe('lease_lost');
+    await eventually(() => expect(worker.runningJobIds()).toEqual([]));
+    expect(row('j1')).toMatchObject({ status: 'running', worker: 'other:2:x', attempts: 2, error: null });
+    expect(store.log).toEqual([]);
+  });
+
+  it('cannot finish a job it lost while its last step was running', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    Object.assign(row('j1'), { worker: 'other:2:x' });
+    pipeline.finish('a1');
+    await eventually(() => expect(worker.runningJobIds()).toEqual([]));
+    expect(row('j1')).toMatchObject({ status: 'running', worker: 'other:2:x' });
+  });
+
+  it('stops a running job whose asset is deleted and removes what it stored', async () => {
+    worker.onApplicationBootstrap();
+    await jobsService.enqueue('a1');
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    await jobsService.cancel('a1');
+    const ctx = pipeline.contexts.get('a1')!;
+    expect((ctx.signal.reason as JobAbort).kind).toBe('cancelled');
+    await eventually(() => expect(store.log).toEqual(['delete assets/a1/']));
+    expect([...jobs.rows.values()][0].status).toBe('cancelled');
+  });
+
+  it('ends the job as cancelled when the asset is gone before it starts, removing its files', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    pipeline.finish('a1', { status: 'cancelled' });
+    await eventually(() => expect(row('j1').status).toBe('cancelled'));
+    expect(store.log).toEqual(['delete assets/a1/']);
+  });
+
+  it('gives its jobs back on shutdown, the interrupted attempt not counted', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    await worker.beforeApplicationShutdown();
+    expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(row('j1').leaseExpiresAt!.getTime()).toBe(jobs.now);
+    await worker.poll();
+    expect(worker.runningJobIds()).toEqual([]); // stopped for good
+  });
+
+  it('starts a job queued in this process at once, without waiting for the next poll', async () => {
+    worker.onApplicationBootstrap();
+    await eventually(() => expect(jobs.rows.size).toBe(0));
+    await jobsService.enqueue('a1');
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true), 2000);
+  });
+
+  it('claims nothing while ffmpeg cannot be found', async () => {
+    worker = new TranscodeWorker(ME, jobs, jobsService, pipeline as never, assets, store, { get: () => Promise.reject(new Error('No ffmpeg found')) }, config);
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
+  it('removes scratch folders of finished jobs left by a crash, at start', async () => {
+    jobs.add({ id: 'over', assetId: 'a1', status: 'done' });
+    jobs.add({ id: 'open', assetId: 'a2', status: 'running', worker: 'other:2:x', leaseExpiresAt: new Date(jobs.now + 60_000) });
+    for (const id of ['over', 'open', 'unknown']) mkdirSync(attemptTempDir(dataDir, id, 1), { recursive: true });
+    worker.onApplicationBootstrap();
+    await eventually(() => expect(readdirSync(join(dataDir, 'tmp', 'transcoder'))).toEqual(['open']));
+  });
+});
+
+describe('retryDelaySeconds', () => {
+  it('doubles from 5 s up to 60 s', () => {
+    expect([1, 2, 3, 4, 5, 6].map(retryDelaySeconds)).toEqual([5, 10, 20, 40, 60, 60]);
+  });
+});
