@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { newId } from '@platform/ids';
-import { Client } from 'pg';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { transcoderDatabase } from '../database-options';
 import { spawnEmbeddedPostgres } from '../testing/embedded-postgres-process';
+import { freshDatabase } from '../testing/fresh-database';
 import { JobRepository } from './job.repository';
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -15,29 +15,6 @@ if (!TEST_DATABASE_URL) {
   throw new Error(
     'TEST_DATABASE_URL is not set. Integration tests need a real Postgres: run `npm test`, or export TEST_DATABASE_URL=$(bash scripts/infra/postgres.sh url) before `npm run test:integration`.',
   );
-}
-
-/**
- * A database of its own for this run: a claim takes any due job of the table, so jobs left by other
- * runs must not be there.
- */
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `transcoder_jobs_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 interface Backend {
@@ -49,7 +26,7 @@ const backends: Array<[string, () => Promise<Backend>]> = [
   [
     'Postgres',
     async () => {
-      const db = await freshPostgres();
+      const db = await freshDatabase(TEST_DATABASE_URL!);
       return { url: db.url, stop: () => db.drop() };
     },
   ],

@@ -12,6 +12,8 @@ export interface FfmpegFeatures {
   watermark: string;
   /** How the watermark draws its text. */
   font: 'fontconfig' | 'file' | 'none';
+  /** ffprobe reads MPEG-TS (the npm-shipped static ffprobe crashes on it: TS inputs then fail, CODECS is left out). */
+  ffprobeReadsMpegts: boolean;
 }
 
 /** Font files tried when fontconfig finds no `Sans` (a static ffmpeg on a machine without its config). */
@@ -34,16 +36,35 @@ export async function detectFfmpegFeatures(runner: MediaRunner, workDir: string,
   const dir = await mkdtemp(join(workDir, 'features-'));
   try {
     const legacyHlsMuxer = !(await succeeds(runner, namedVariantsArgs(dir)));
-    if (await succeeds(runner, drawtextArgs(testWatermark('fontconfig')))) {
-      return { legacyHlsMuxer, watermark: testWatermark('fontconfig'), font: 'fontconfig' };
-    }
-    for (const fontFile of fontFiles.filter((f) => SAFE_FONT_PATH.test(f) && existsSync(f))) {
-      const watermark = testWatermark({ fontFile });
-      if (await succeeds(runner, drawtextArgs(watermark))) return { legacyHlsMuxer, watermark, font: 'file' };
-    }
-    return { legacyHlsMuxer, watermark: testWatermark('none'), font: 'none' };
+    const ffprobeReadsMpegts = await readsMpegts(runner, dir);
+    return { legacyHlsMuxer, ffprobeReadsMpegts, ...(await watermarkFor(runner, fontFiles)) };
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function watermarkFor(runner: MediaRunner, fontFiles: string[]): Promise<Pick<FfmpegFeatures, 'watermark' | 'font'>> {
+  if (await succeeds(runner, drawtextArgs(testWatermark('fontconfig')))) return { watermark: testWatermark('fontconfig'), font: 'fontconfig' };
+  for (const fontFile of fontFiles.filter((f) => SAFE_FONT_PATH.test(f) && existsSync(f))) {
+    const watermark = testWatermark({ fontFile });
+    if (await succeeds(runner, drawtextArgs(watermark))) return { watermark, font: 'file' };
+  }
+  return { watermark: testWatermark('none'), font: 'none' };
+}
+
+/** Writes a tiny MPEG-TS file and asks ffprobe to read it. */
+async function readsMpegts(runner: MediaRunner, dir: string): Promise<boolean> {
+  const file = join(dir, 'probe.ts');
+  const written = await succeeds(runner, [
+    '-hide_banner', '-nostdin', '-v', 'error',
+    '-f', 'lavfi', '-i', 'color=size=64x64:rate=25:duration=0.5', '-c:v', 'mpeg2video', '-f', 'mpegts', file,
+  ]);
+  if (!written) return false;
+  try {
+    await runner.probeJson(['-v', 'error', '-show_streams', '-print_format', 'json', file], { signal: AbortSignal.timeout(15_000) });
+    return true;
+  } catch {
+    return false;
   }
 }
 

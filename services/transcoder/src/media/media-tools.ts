@@ -11,10 +11,12 @@ export interface MediaToolkit {
   features: FfmpegFeatures;
 }
 
+const RETRY_AFTER_MS = 30_000;
+
 /**
  * The resolved ffmpeg/ffprobe and what they can do, found once per process. Resolution starts at boot
  * without holding it up; the worker waits for it before its first job. A failure (no ffmpeg at all) is
- * logged and tried again on the next call, so installing ffmpeg does not need a restart.
+ * logged and tried again 30 s later, so installing ffmpeg does not need a restart.
  */
 @Injectable()
 export class MediaTools implements OnApplicationBootstrap {
@@ -29,7 +31,8 @@ export class MediaTools implements OnApplicationBootstrap {
 
   get(): Promise<MediaToolkit> {
     this.pending ??= this.resolve().catch((err: unknown) => {
-      this.pending = undefined;
+      // keep the failure for a while: the worker asks on every poll
+      setTimeout(() => (this.pending = undefined), RETRY_AFTER_MS).unref();
       this.logger.error(`ffmpeg/ffprobe unavailable, no job can run: ${err instanceof Error ? err.message : String(err)}`);
       throw err;
     });
@@ -44,6 +47,9 @@ export class MediaTools implements OnApplicationBootstrap {
     await mkdir(workDir, { recursive: true });
     const features = await detectFfmpegFeatures(runner, workDir);
     if (features.legacyHlsMuxer) this.logger.warn('this ffmpeg predates 4.2: variants are written by index and renamed on upload');
+    if (!features.ffprobeReadsMpegts) {
+      this.logger.warn('this ffprobe cannot read MPEG-TS (the npm-shipped static build crashes on it): MPEG-TS inputs fail and master playlists carry no CODECS; install ffmpeg or set FFPROBE_PATH');
+    }
     if (features.font !== 'fontconfig') this.logger.warn(`test-asset watermark without fontconfig: ${features.font === 'file' ? 'font file' : 'boxes only, no text'}`);
     return { runner, features };
   }

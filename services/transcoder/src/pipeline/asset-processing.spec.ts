@@ -1,7 +1,7 @@
 import { GrpcStatus } from '@platform/errors';
 import { assets } from '@platform/proto';
 import { of, throwError } from 'rxjs';
-import { GrpcAssetProcessing } from './asset-processing';
+import { GrpcAssetProcessing, isUnreachable } from './asset-processing';
 
 const grpcError = (code: GrpcStatus, details: string) => Object.assign(new Error(`${code} ${details}`), { code, details });
 
@@ -40,5 +40,16 @@ describe('GrpcAssetProcessing', () => {
     expect(await gone.getIngestSpec('a1')).toBeUndefined();
     const down = new GrpcAssetProcessing({ getIngestSpec: () => throwError(() => grpcError(GrpcStatus.UNAVAILABLE, 'No connection')) } as never);
     await expect(down.getIngestSpec('a1')).rejects.toMatchObject({ code: GrpcStatus.UNAVAILABLE });
+  });
+});
+
+describe('isUnreachable', () => {
+  it('is true for UNAVAILABLE, DEADLINE_EXCEEDED and a call timeout, false for answers and other errors', () => {
+    expect(isUnreachable(grpcError(GrpcStatus.UNAVAILABLE, 'No connection established'))).toBe(true);
+    expect(isUnreachable(grpcError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded'))).toBe(true);
+    expect(isUnreachable(Object.assign(new Error('Timeout has occurred'), { name: 'TimeoutError' }))).toBe(true);
+    expect(isUnreachable(grpcError(GrpcStatus.FAILED_PRECONDITION, 'asset is ready'))).toBe(false);
+    expect(isUnreachable(new Error('ffmpeg exited with status 1'))).toBe(false);
+    expect(isUnreachable(undefined)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GrpcStatus } from '@platform/errors';
 import { assets } from '@platform/proto';
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, Observable, timeout } from 'rxjs';
 
 /** What the pipeline asks of the assets service (AssetProcessingService), as promises. */
 export interface AssetProcessing {
@@ -16,6 +16,17 @@ export const ASSET_PROCESSING = Symbol('ASSET_PROCESSING');
 /** Token of the typed gRPC client (`assets.AssetProcessingServiceClient`). */
 export const ASSET_PROCESSING_CLIENT = Symbol('ASSET_PROCESSING_CLIENT');
 
+/** No call waits longer (the job's lease would be renewed for ever while it hangs). */
+export const ASSET_CALL_TIMEOUT_MS = 30_000;
+
+const call = <T>(observable: Observable<T>): Promise<T> => lastValueFrom(observable.pipe(timeout(ASSET_CALL_TIMEOUT_MS)));
+
+/** True for a failure to reach the assets service (not an answer from it): the attempt is not counted. */
+export function isUnreachable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED || (err as Error | undefined)?.name === 'TimeoutError';
+}
+
 /** The AssetProcessing port over the generated gRPC client. */
 @Injectable()
 export class GrpcAssetProcessing implements AssetProcessing {
@@ -23,7 +34,7 @@ export class GrpcAssetProcessing implements AssetProcessing {
 
   async getIngestSpec(assetId: string): Promise<assets.IngestSpec | undefined> {
     try {
-      return await lastValueFrom(this.client.getIngestSpec({ id: assetId }));
+      return await call(this.client.getIngestSpec({ id: assetId }));
     } catch (err) {
       if ((err as { code?: number }).code === GrpcStatus.NOT_FOUND) return undefined;
       throw err;
@@ -31,14 +42,14 @@ export class GrpcAssetProcessing implements AssetProcessing {
   }
 
   async recordProbe(request: assets.RecordProbeRequest): Promise<void> {
-    await lastValueFrom(this.client.recordProbe(request));
+    await call(this.client.recordProbe(request));
   }
 
   async markReady(assetId: string): Promise<void> {
-    await lastValueFrom(this.client.markReady({ asset_id: assetId }));
+    await call(this.client.markReady({ asset_id: assetId }));
   }
 
   async markErrored(assetId: string, errors: assets.AssetErrors): Promise<void> {
-    await lastValueFrom(this.client.markErrored({ asset_id: assetId, errors }));
+    await call(this.client.markErrored({ asset_id: assetId, errors }));
   }
 }

@@ -215,11 +215,13 @@ describe('TranscodePipeline', () => {
     ['an unreachable URL', { url: 'http://127.0.0.1:1/a.mp4' }, () => undefined, 'Unable to download input file: connection refused'],
     ['an HTTP error', { url: 'MISSING' }, () => undefined, 'Unable to download input file: HTTP 404'],
     ['a file ffprobe cannot read', {}, (r: FakeMediaRunner) => (r.unreadable = true), 'The input file could not be read as media.'],
+    ['a still image', {}, (r: FakeMediaRunner) => (r.probe = { format: { format_name: 'png_pipe' }, streams: [{ index: 0, codec_type: 'video', codec_name: 'png', width: 64, height: 64 }] }), 'The input file could not be read as media.'],
     ['a file without tracks', {}, (r: FakeMediaRunner) => (r.probe = { format: { format_name: 'mp3', duration: '1' }, streams: [] }), 'The input file has no video or audio track.'],
     ['no input URL', { url: '' }, () => undefined, 'The asset has no input URL.'],
   ])('marks the asset errored (invalid_input) for %s', async (_name, input, arrange, message) => {
     arrange(runner);
-    const url = input.url === undefined ? `${base}/clip.mp4` : input.url === 'MISSING' ? `${base}/missing.mp4` : input.url;
+    const given = (input as { url?: string }).url;
+    const url = given === undefined ? `${base}/clip.mp4` : given === 'MISSING' ? `${base}/missing.mp4` : given;
     assets.addAsset(ASSET, url ? { url } : {});
     expect(await pipeline().run(context())).toEqual({ status: 'errored', error: message });
     expect(assets.errored).toEqual([{ assetId: ASSET, errors: { type: 'invalid_input', messages: [message] } }]);

@@ -5,12 +5,12 @@ import { assets } from '@platform/proto';
 import { OBJECT_STORE, ObjectStore } from '@platform/storage';
 import { DownloadError, downloadInput } from '../ingest/download';
 import { buildLadderArgs, buildRemuxArgs, TEST_ASSET_SECONDS, variantFolder } from '../media/ffmpeg-args';
-import { describeVariant } from '../media/hls-variant';
-import { interpretProbe, primaryVideoStream, rotationOf } from '../media/interpret-probe';
+import { describeVariant, KnownVariantFields } from '../media/hls-variant';
+import { frameRateOf, interpretProbe, primaryVideoStream, rotationOf } from '../media/interpret-probe';
 import { chooseLadder } from '../media/ladder';
-import { VariantStream } from '../media/master-playlist';
+import { codecsOf, VariantStream } from '../media/master-playlist';
 import { MediaToolkit, MediaTools } from '../media/media-tools';
-import { MaxResolutionTier, ProbedAsset } from '../media/probe.types';
+import { FfprobeOutput, FfprobeStream, MaxResolutionTier, ProbedAsset } from '../media/probe.types';
 import { ASSET_PROCESSING, AssetProcessing } from './asset-processing';
 import { HlsPublisher } from './hls-publisher';
 import { InputError, JobContext, PIPELINE_SETTINGS, PipelineOutcome, PipelineSettings } from './job-context';
@@ -75,7 +75,7 @@ export class TranscodePipeline {
     // The packet scan (GOP rules) and the remux both read the whole file: run them side by side.
     const [keyframes, remuxed] = await settleBoth(
       video ? scanKeyframes(toolkit.runner, input, run) : Promise.resolve(undefined),
-      remuxable ? this.remux(toolkit, ctx, input, first.asset) : Promise.resolve(undefined),
+      remuxable ? this.remux(toolkit, ctx, input, first.asset, sourceFields(probe)) : Promise.resolve(undefined),
     );
     const result = interpretProbe(probe, { maxResolutionTier, keyframes });
     if (!result.ok) throw new InputError(result.error.messages);
@@ -110,7 +110,13 @@ export class TranscodePipeline {
   }
 
   /** Stream copy into the `source` variant; undefined (the ladder alone then) if ffmpeg cannot. */
-  private async remux(toolkit: MediaToolkit, ctx: JobContext, input: string, probed: ProbedAsset): Promise<{ folder: string; stream: VariantStream } | undefined> {
+  private async remux(
+    toolkit: MediaToolkit,
+    ctx: JobContext,
+    input: string,
+    probed: ProbedAsset,
+    known: KnownVariantFields,
+  ): Promise<{ folder: string; stream: VariantStream } | undefined> {
     const outputDir = join(ctx.workDir, 'remux');
     const legacyHlsMuxer = toolkit.features.legacyHlsMuxer;
     const args = buildRemuxArgs(input, {
@@ -123,7 +129,7 @@ export class TranscodePipeline {
     const folder = join(outputDir, variantFolder(0, SOURCE_VARIANT, { legacyHlsMuxer }));
     try {
       await toolkit.runner.ffmpeg(args, { signal: ctx.signal, onSpawn: (pid) => ctx.onChild(pid) });
-      return { folder, stream: await describeVariant(toolkit.runner, folder, `${SOURCE_VARIANT}/index.m3u8`, { signal: ctx.signal }) };
+      return { folder, stream: await describeVariant(toolkit.runner, folder, `${SOURCE_VARIANT}/index.m3u8`, known, { signal: ctx.signal }) };
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       this.logger.warn(`asset ${ctx.assetId}: no quick source rendition (${(err as Error).message}); encoding the ladder only`);
@@ -158,12 +164,16 @@ export class TranscodePipeline {
       },
     });
 
-    const names = ladder.video.length > 0 ? ladder.video.map((r) => r.name) : ['audio'];
+    const frameRate = Math.min(probed.video?.frameRate ?? -1, 60);
+    const variants: Array<{ name: string; known: KnownVariantFields }> =
+      ladder.video.length > 0
+        ? ladder.video.map((r) => ({ name: r.name, known: { width: r.width, height: r.height, ...(frameRate > 0 ? { frameRate } : {}) } }))
+        : [{ name: 'audio', known: {} }];
     const publisher = this.publisher(ctx);
     const streams: VariantStream[] = [];
-    for (const [i, name] of names.entries()) {
+    for (const [i, { name, known }] of variants.entries()) {
       const folder = join(outputDir, variantFolder(i, name, { legacyHlsMuxer }));
-      streams.push(await describeVariant(toolkit.runner, folder, `${name}/index.m3u8`, { signal: ctx.signal }));
+      streams.push(await describeVariant(toolkit.runner, folder, `${name}/index.m3u8`, known, { signal: ctx.signal }));
       await publisher.putVariant(folder, name, ctx.signal);
     }
     await ctx.checkpoint();
@@ -173,6 +183,19 @@ export class TranscodePipeline {
   private publisher(ctx: JobContext): HlsPublisher {
     return new HlsPublisher(this.store, ctx.assetId, this.settings.uploadConcurrency);
   }
+}
+
+/** Master-playlist fields of the remuxed source as the input probe gives them (used when its segments cannot be probed). */
+function sourceFields(probe: FfprobeOutput): KnownVariantFields {
+  const video = primaryVideoStream(probe);
+  const audio = probe.streams?.find((s) => s.codec_type === 'audio');
+  const codecs = codecsOf([video, audio].filter((s): s is FfprobeStream => s !== undefined));
+  const frameRate = video ? frameRateOf(video) : -1;
+  return {
+    ...(video?.width && video.height ? { width: video.width, height: video.height } : {}),
+    ...(frameRate > 0 ? { frameRate } : {}),
+    ...(codecs ? { codecs } : {}),
+  };
 }
 
 /** Both results, once both have settled (so no child is left running when one fails). */

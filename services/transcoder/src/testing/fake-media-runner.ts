@@ -75,7 +75,7 @@ export class FakeMediaRunner {
   }
 }
 
-export const CURRENT_FFMPEG: FfmpegFeatures = { legacyHlsMuxer: false, watermark: TEST_WATERMARK, font: 'fontconfig' };
+export const CURRENT_FFMPEG: FfmpegFeatures = { legacyHlsMuxer: false, ffprobeReadsMpegts: true, watermark: TEST_WATERMARK, font: 'fontconfig' };
 
 /** MediaTools handing out the fake runner. */
 export function fakeMediaTools(runner: FakeMediaRunner, features: FfmpegFeatures = CURRENT_FFMPEG): { get(): Promise<MediaToolkit> } {

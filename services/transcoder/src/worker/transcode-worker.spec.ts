@@ -13,7 +13,7 @@ import { FakeMediaRunner, fakeMediaTools } from '../testing/fake-media-runner';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
 import { InMemoryStore } from '../testing/in-memory-store';
 import { JobAbort } from './job-abort';
-import { retryDelaySeconds, TranscodeWorker } from './transcode-worker';
+import { retryDelaySeconds, TranscodeWorker, UNREACHABLE_RETRY_SECONDS } from './transcode-worker';
 
 const ME = 'host:1:aaaaaa';
 
@@ -145,6 +145,17 @@ describe('TranscodeWorker', () => {
     expect(assets.errored).toEqual([
       { assetId: 'a1', errors: { type: 'unknown', messages: ['The input file could not be processed after 3 attempts.'] } },
     ]);
+  });
+
+  it('does not count an attempt that failed to reach the assets service', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    pipeline.fail('a1', Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 }));
+    await eventually(() => expect(worker.runningJobIds()).toEqual([]));
+    expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0, error: '14 UNAVAILABLE: No connection established' });
+    expect(row('j1').leaseExpiresAt!.getTime()).toBe(jobs.now + UNREACHABLE_RETRY_SECONDS * 1000);
+    expect(assets.errored).toEqual([]);
   });
 
   it('errors the asset without running it again when a job was claimed more often than allowed (workers kept dying)', async () => {

@@ -6,7 +6,7 @@ import { JobEntity } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
 import { JobsService } from '../jobs/jobs.service';
 import { MediaTools } from '../media/media-tools';
-import { ASSET_PROCESSING, AssetProcessing } from '../pipeline/asset-processing';
+import { ASSET_PROCESSING, AssetProcessing, isUnreachable } from '../pipeline/asset-processing';
 import { JobContext } from '../pipeline/job-context';
 import { TranscodePipeline } from '../pipeline/transcode-pipeline';
 import { attemptTempDir, jobsWithTemp, recordChildPid, removeJobTemp } from '../temp-dirs';
@@ -21,6 +21,9 @@ interface RunningJob {
   controller: AbortController;
   done: Promise<void>;
 }
+
+/** Wait before trying again while the assets service cannot be reached. */
+export const UNREACHABLE_RETRY_SECONDS = 5;
 
 /** Back-off before a failed attempt is tried again: 5 s, 10 s, 20 s … at most 60 s. */
 export function retryDelaySeconds(attempts: number): number {
@@ -170,6 +173,11 @@ export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicatio
       await this.removeStoredFiles(job);
     } else if (abort?.kind === 'shutdown') {
       await this.jobs.requeue(job.id, this.id, { error: null, delaySeconds: 0, refund: true });
+    } else if (isUnreachable(err)) {
+      // The assets service is down or restarting: not the job's fault, so the attempt is not counted.
+      const message = err instanceof Error ? err.message : String(err);
+      this.logger.warn(`job ${job.id}: assets service unreachable (${message}); trying again in ${UNREACHABLE_RETRY_SECONDS} s`);
+      await this.jobs.requeue(job.id, this.id, { error: message, delaySeconds: UNREACHABLE_RETRY_SECONDS, refund: true });
     } else {
       const message = err instanceof Error ? err.message : String(err);
       this.logger.warn(`job ${job.id}: attempt ${job.attempts} failed: ${message}`);

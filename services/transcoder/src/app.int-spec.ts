@@ -1,0 +1,162 @@
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Controller, INestMicroservice, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ClientGrpc, ClientProxyFactory } from '@nestjs/microservices';
+import { loadConfig, PlatformConfig } from '@platform/config';
+import { DomainError } from '@platform/errors';
+import { closeEventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
+import { Closable, GrpcExceptionFilter, grpcClientOptions, grpcServerOptions } from '@platform/grpc';
+import { assets, common, transcoder } from '@platform/proto';
+import { freePort } from '@platform/testing';
+import { lastValueFrom } from 'rxjs';
+import { bootstrap } from './main';
+import { eventually } from './testing/eventually';
+import { freshDatabase } from './testing/fresh-database';
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set: run through `npm test` or export $(bash scripts/infra/postgres.sh url)');
+
+const ffmpegScript = resolve(__dirname, '../../../scripts/infra/ffmpeg.sh');
+const tool = (name: string) => execFileSync('bash', [ffmpegScript, name], { encoding: 'utf8' }).trim();
+
+/** The assets service's processing RPCs, answering from a map and recording every call. */
+const fakeAssets = {
+  specs: new Map<string, assets.IngestSpec>(),
+  calls: [] as string[],
+};
+
+@Controller()
+@assets.AssetProcessingServiceControllerMethods()
+class FakeAssetProcessingController implements assets.AssetProcessingServiceController {
+  getIngestSpec(request: common.IdRequest): assets.IngestSpec {
+    fakeAssets.calls.push(`getIngestSpec ${request.id}`);
+    const spec = fakeAssets.specs.get(request.id);
+    if (!spec) throw DomainError.notFound('Asset');
+    return spec;
+  }
+  recordProbe(request: assets.RecordProbeRequest): assets.Asset {
+    fakeAssets.calls.push(`recordProbe ${request.asset_id} ${request.resolution_tier} ${request.duration?.toFixed(0)}`);
+    return {} as assets.Asset;
+  }
+  markReady(request: assets.MarkReadyRequest): assets.Asset {
+    fakeAssets.calls.push(`markReady ${request.asset_id}`);
+    return {} as assets.Asset;
+  }
+  markErrored(request: assets.MarkErroredRequest): assets.Asset {
+    fakeAssets.calls.push(`markErrored ${request.asset_id} ${request.errors?.messages.join(' ')}`);
+    return {} as assets.Asset;
+  }
+}
+
+@Module({ controllers: [FakeAssetProcessingController] })
+class FakeAssetsModule {}
+
+const created = (assetId: string): PlatformEvent => ({
+  id: `created-${assetId}`,
+  type: 'video.asset.created',
+  occurred_at: new Date().toISOString(),
+  object: { type: 'asset', id: assetId },
+  data: { id: assetId, status: 'preparing', ingest_type: 'on_demand_url' },
+});
+
+/**
+ * The service as it runs: its AppModule on Postgres and the in-process bus, a fake assets service on
+ * gRPC, the filesystem store. `video.asset.created` → job → pipeline → stored HLS → GetJob says done.
+ */
+describe('transcoder service', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let dataDir: string;
+  let config: PlatformConfig;
+  let app: Closable;
+  let fakeAssetsServer: INestMicroservice;
+  let files: http.Server;
+  let filesUrl: string;
+  let client: transcoder.TranscoderServiceClient;
+
+  beforeAll(async () => {
+    db = await freshDatabase(TEST_DATABASE_URL!);
+    dataDir = mkdtempSync(join(tmpdir(), 'transcoder-app-'));
+    execFileSync(tool('ffmpeg'), [
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=3',
+      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', join(dataDir, 'clip.mp4'),
+    ]);
+    files = http.createServer((req, res) => {
+      const file = join(dataDir, req.url!.slice(1));
+      res.writeHead(200, { 'content-length': statSync(file).size });
+      createReadStream(file).pipe(res);
+    });
+    await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+    filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+
+    const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error' });
+    config = {
+      ...base,
+      databaseUrl: db.url,
+      grpcUrls: { ...base.grpcUrls, assets: `127.0.0.1:${await freePort()}`, transcoder: `127.0.0.1:${await freePort()}` },
+      media: { ...base.media, ffmpegPath: tool('ffmpeg'), ffprobePath: tool('ffprobe') },
+      transcoder: { concurrency: 1, leaseSeconds: 10, maxAttempts: 3, pollMs: 200 },
+    };
+    fakeAssetsServer = await NestFactory.createMicroservice(FakeAssetsModule, { ...grpcServerOptions('assets', config), logger: false });
+    fakeAssetsServer.useGlobalFilters(new GrpcExceptionFilter());
+    await fakeAssetsServer.listen();
+    app = await bootstrap(config);
+    await getEventBus(config).start();
+    client = (ClientProxyFactory.create(grpcClientOptions('transcoder', config)) as unknown as ClientGrpc).getService<transcoder.TranscoderServiceClient>(
+      transcoder.TRANSCODER_SERVICE_NAME,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await closeEventBus();
+    await fakeAssetsServer?.close();
+    files?.closeAllConnections();
+    await new Promise((r) => files?.close(r));
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const job = (id: string) => lastValueFrom(client.getJob({ id }));
+
+  it('turns video.asset.created into stored HLS and a done job', async () => {
+    fakeAssets.specs.set('asset-ok', {
+      asset_id: 'asset-ok', status: 'preparing', input: [{ url: `${filesUrl}/clip.mp4` }], test: false,
+      max_resolution_tier: '1080p', encoding_tier: 'smart', video_quality: 'plus', normalize_audio: false,
+    });
+    await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-ok', created('asset-ok'));
+    await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-ok', created('asset-ok')); // redelivered
+
+    await eventually(async () => expect((await job('asset-ok')).status).toBe('done'), 60_000);
+    const done = await job('asset-ok');
+    expect(done).toMatchObject({ asset_id: 'asset-ok', status: 'done', attempts: 1 });
+    expect(done.worker).toMatch(/^[^:]+:\d+:[0-9a-f]{6}$/);
+    expect(Number(done.worker!.split(':')[1])).toBe(process.pid);
+    expect(await job(done.id)).toEqual(done);
+    expect(fakeAssets.calls.filter((c) => c.includes('asset-ok'))).toEqual([
+      'getIngestSpec asset-ok',
+      'recordProbe asset-ok 720p 3',
+      'markReady asset-ok',
+    ]);
+    const master = join(dataDir, 'objects', 'assets', 'asset-ok', 'hls', 'master.m3u8');
+    const read = JSON.parse(execFileSync(tool('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_streams', master], { encoding: 'utf8' })) as {
+      streams: Array<{ codec_name: string }>;
+    };
+    expect(new Set(read.streams.map((s) => s.codec_name))).toEqual(new Set(['h264', 'aac']));
+    expect((await lastValueFrom(client.listJobs({ limit: 10, page: 1 }))).items.map((j) => j.asset_id)).toEqual(['asset-ok']);
+  }, 90_000);
+
+  it('cancels the job of an asset the assets service no longer knows', async () => {
+    await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-gone', created('asset-gone'));
+    await eventually(async () => expect((await job('asset-gone')).status).toBe('cancelled'), 30_000);
+  }, 60_000);
+
+  it('answers NOT_FOUND for an unknown job', async () => {
+    await expect(job('nope')).rejects.toMatchObject({ code: 5, details: expect.stringContaining('Job not found') });
+  });
+});
