@@ -216,7 +216,10 @@ describe('on-demand assets from a URL (spec 2.1, 2.2, 4.2, 4.4)', () => {
     expect(asset.status).toBe('errored');
     expect(asset.errors?.type).toBe('invalid_input');
     expect(asset.errors?.messages?.join(' ')).toMatch(/download/i);
-    expect((await fetch(streamUrl(`${asset.playback_ids![0].id}.m3u8`))).status).toBe(404);
+    // An errored asset answers 412 on its playback URL, like one still preparing (docs/decisions.md).
+    const played = await fetch(streamUrl(`${asset.playback_ids![0].id}.m3u8`));
+    expect(played.status).toBe(412);
+    expect(await played.text()).toMatch(/not ready|errored/i);
   });
 
   it('ends errored when the file is not media', async () => {

@@ -13,7 +13,7 @@ interface WebhookBody {
   type: string;
   created_at: string;
   object: { type: string; id: string };
-  data: { id: string; status?: string; passthrough?: string };
+  data: { id: string; status?: string; passthrough?: string; asset_id?: string; type?: string };
 }
 
 const bodyOf = (w: ReceivedWebhook) => JSON.parse(w.body) as WebhookBody;
@@ -21,7 +21,8 @@ const bodyOf = (w: ReceivedWebhook) => JSON.parse(w.body) as WebhookBody;
 async function webhooksOf(objectId: string, until: (types: string[]) => boolean, timeoutMs = 60_000): Promise<ReceivedWebhook[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mine = receivedWebhooks().filter((w) => bodyOf(w).object.id === objectId);
+    // Track events name the track as their object and carry the asset's id in data.asset_id (as Mux's do).
+    const mine = receivedWebhooks().filter((w) => bodyOf(w).object.id === objectId || bodyOf(w).data.asset_id === objectId);
     if (until(mine.map((w) => bodyOf(w).type)) || Date.now() > deadline) return mine;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -58,7 +59,13 @@ describe('webhooks (spec 6)', () => {
 
     for (const hook of hooks) {
       const event = (await mux.webhooks.unwrap(hook.body, hook.headers, secret)) as unknown as WebhookBody;
-      expect(event.object).toEqual({ type: 'asset', id: created.id });
+      if (event.type.startsWith('video.asset.track.')) {
+        expect(event.object).toEqual({ type: 'track', id: event.data.id });
+        expect(event.data.asset_id).toBe(created.id);
+        expect(['video', 'audio']).toContain(event.data.type);
+      } else {
+        expect(event.object).toEqual({ type: 'asset', id: created.id });
+      }
       expect(event.id).toEqual(expect.any(String));
       expect(Number.isNaN(Date.parse(event.created_at))).toBe(false);
       expect(hook.headers['content-type']).toMatch(/^application\/json/);
