@@ -12,7 +12,8 @@ import { envSchema, SERVICES } from '@platform/config';
  */
 const ROOT = path.resolve(__dirname, '../..');
 const CHART = path.join(ROOT, 'charts/video-platform');
-const REQUIRED = ['--set', 'config.databaseUrl=postgres://x@db/p', '--set', 'config.kafkaBrokers=k:9092'];
+const S3 = ['--set', 'config.s3.endpoint=http://minio:9000', '--set', 'config.s3.accessKey=AK', '--set', 'config.s3.secretKey=SK'];
+const REQUIRED = ['--set', 'config.databaseUrl=postgres://x@db/p', '--set', 'config.kafkaBrokers=k:9092', ...S3];
 const SERVICE_NAMES = ['gateway', ...SERVICES.map((s) => s.name)];
 
 interface EnvVar { name: string; value?: string }
@@ -156,7 +157,6 @@ describe('charts/video-platform', () => {
   it('sets only variables that @platform/config knows', () => {
     const known = new Set(Object.keys(envSchema.shape));
     const full = render(
-      '--set', 'config.s3.endpoint=http://minio:9000', '--set', 'config.s3.accessKey=AK', '--set', 'config.s3.secretKey=SK',
       '--set', 'config.clickhouseUrl=http://ch:8123', '--set', 'config.accessToken.id=tid', '--set', 'config.accessToken.secret=tsecret',
       '--set', 'config.webhook.url=https://hooks.example.com/x', '--set', 'config.webhook.secret=whsecret',
     );
@@ -170,7 +170,7 @@ describe('charts/video-platform', () => {
 
   it('puts credentials in the Secret and nothing secret in the ConfigMap', () => {
     const full = render(
-      '--set', 'config.s3.endpoint=http://minio:9000', '--set', 'config.s3.accessKey=AK', '--set', 'config.s3.secretKey=SK',
+      '--set', 'config.playback.grantSecret=grantkey',
       '--set', 'config.clickhouseUrl=http://u:chpass@ch:8123', '--set', 'config.accessToken.id=tid', '--set', 'config.accessToken.secret=tsecret',
       '--set', 'config.webhook.url=https://hooks.example.com/x', '--set', 'config.webhook.secret=whsecret',
     );
@@ -181,6 +181,7 @@ describe('charts/video-platform', () => {
       CLICKHOUSE_URL: 'http://u:chpass@ch:8123',
       ACCESS_TOKEN_SECRET: 'tsecret',
       WEBHOOK_SECRET: 'whsecret',
+      PLAYBACK_GRANT_SECRET: 'grantkey',
     });
     expect(byName(full, 'ConfigMap', 't-config').data).toEqual({
       KAFKA_BROKERS: 'k:9092',
@@ -190,13 +191,29 @@ describe('charts/video-platform', () => {
       S3_REGION: 'us-east-1',
       ACCESS_TOKEN_ID: 'tid',
       WEBHOOK_URL: 'https://hooks.example.com/x',
+      PLAYBACK_GRANT_SECONDS: '21600',
+      TRANSCODER_CONCURRENCY: '1',
+      TRANSCODER_LEASE_SECONDS: '30',
+      TRANSCODER_MAX_ATTEMPTS: '3',
+      INPUT_MAX_BYTES: '53687091200',
+      INPUT_DOWNLOAD_TIMEOUT_SECONDS: '3600',
+      TEST_ASSET_TTL_SECONDS: '86400',
     });
     const deployments = JSON.stringify(ofKind(full, 'Deployment'));
-    for (const secret of ['postgres://x@db/p', 'SK', 'chpass', 'tsecret', 'whsecret']) expect(deployments).not.toContain(`"${secret}"`);
+    for (const secret of ['postgres://x@db/p', 'SK', 'chpass', 'tsecret', 'whsecret', 'grantkey']) expect(deployments).not.toContain(`"${secret}"`);
+  });
+
+  it('generates a grant key shared by every playback-auth replica when none is given', () => {
+    const key = byName(objects, 'Secret', 't-secrets').stringData!.PLAYBACK_GRANT_SECRET;
+    expect(key).toMatch(/^[A-Za-z0-9]{48}$/);
+    const scaled = render('--set', 'services.playback-auth.replicas=3');
+    const d = byName(scaled, 'Deployment', 't-playback-auth') as K8sObject & { spec: { replicas: number } };
+    expect(d.spec.replicas).toBe(3);
+    expect(container(d).envFrom).toContainEqual({ secretRef: { name: 't-secrets' } });
   });
 
   it('uses an existing Secret instead of creating one', () => {
-    const r = run(['template', 't', CHART, '--set', 'config.kafkaBrokers=k:9092', '--set', 'config.existingSecret=mine']);
+    const r = run(['template', 't', CHART, '--set', 'config.kafkaBrokers=k:9092', '--set', 'config.existingSecret=mine', '--set', 'config.s3.endpoint=http://minio:9000']);
     expect(r.status).toBe(0);
     const objs = parseAllDocuments(r.stdout).map((d) => d.toJSON() as K8sObject).filter(Boolean);
     expect(ofKind(objs, 'Secret')).toEqual([]);
@@ -204,10 +221,11 @@ describe('charts/video-platform', () => {
   });
 
   it.each([
-    ['no databaseUrl', ['--set', 'config.kafkaBrokers=k:9092'], /config\.databaseUrl is required/],
-    ['no kafkaBrokers', ['--set', 'config.databaseUrl=postgres://x@db/p'], /config\.kafkaBrokers is required/],
+    ['no databaseUrl', ['--set', 'config.kafkaBrokers=k:9092', ...S3], /config\.databaseUrl is required/],
+    ['no kafkaBrokers', ['--set', 'config.databaseUrl=postgres://x@db/p', ...S3], /config\.kafkaBrokers is required/],
+    ['no S3 endpoint', ['--set', 'config.databaseUrl=postgres://x@db/p', '--set', 'config.kafkaBrokers=k:9092'], /config\.s3\.endpoint is required/],
     ['a token id without its secret', [...REQUIRED, '--set', 'config.accessToken.id=only-id'], /accessToken\.id and config\.accessToken\.secret must be set together/],
-    ['an S3 endpoint without keys', [...REQUIRED, '--set', 'config.s3.endpoint=http://minio:9000'], /s3\.accessKey and config\.s3\.secretKey are required/],
+    ['an S3 endpoint without keys', ['--set', 'config.databaseUrl=postgres://x@db/p', '--set', 'config.kafkaBrokers=k:9092', '--set', 'config.s3.endpoint=http://minio:9000'], /s3\.accessKey and config\.s3\.secretKey are required/],
   ])('refuses to render %s (the services would refuse to start)', (_label, args, message) => {
     const r = run(['template', 't', CHART, ...(args as string[])]);
     expect(r.status).not.toBe(0);

@@ -69,12 +69,33 @@ app.kubernetes.io/component: {{ .name }}
 {{- if and (not $c.existingSecret) (ne (not $c.webhook.url) (not $c.webhook.secret)) -}}
 {{- fail "config.webhook.url and config.webhook.secret must be set together" -}}
 {{- end -}}
+{{- if not $c.s3.endpoint -}}
+{{- fail "config.s3.endpoint is required (http://minio:9000): the transcoder, playback-auth and assets run in separate pods and share the media through the object store" -}}
+{{- end -}}
 {{- if and $c.s3.endpoint (not $c.existingSecret) (or (not $c.s3.accessKey) (not $c.s3.secretKey)) -}}
 {{- fail "config.s3.accessKey and config.s3.secretKey are required with config.s3.endpoint" -}}
 {{- end -}}
 {{- range $name, $svc := .Values.services -}}
 {{- if and (ne $name "gateway") (not $svc.grpcPort) -}}
 {{- fail (printf "services.%s.grpcPort is required" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The grant key: the configured one, else the one the release's Secret already holds (kept across
+upgrades so grants in flight stay valid), else a new random one.
+*/}}
+{{- define "vp.grantSecret" -}}
+{{- $c := .Values.config -}}
+{{- if $c.playback.grantSecret -}}
+{{- $c.playback.grantSecret -}}
+{{- else -}}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "vp.secretName" .) -}}
+{{- if and $existing $existing.data (hasKey $existing.data "PLAYBACK_GRANT_SECRET") -}}
+{{- index $existing.data "PLAYBACK_GRANT_SECRET" | b64dec -}}
+{{- else -}}
+{{- randAlphaNum 48 -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
