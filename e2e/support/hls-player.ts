@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Browser, chromium } from 'playwright-core';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface PlayerState {
+  supported: boolean;
+  levels: Array<{ width: number; height: number; bitrate: number; codecs: [string, string] }>;
+  fragments: number;
+  errors: string[];
+  fatal: string | null;
+  currentTime: number;
+  videoWidth: number;
+  videoHeight: number;
+  mediaError: string | null;
+}
+
+/** Debian's Chromium (installed by scripts/infra/chromium.sh), headless, driven over CDP. */
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts/infra/chromium.sh')], { encoding: 'utf8' }).trim();
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+  });
+}
+
+/**
+ * The player page and hls.js from node_modules, on an origin of their own (so the playback host's
+ * CORS headers are what lets the browser read playlists and segments, as on a customer's site).
+ */
+export async function servePlayerPage(): Promise<{ url(src: string, level?: number): string; close(): Promise<void> }> {
+  const files: Record<string, [string, string]> = {
+    '/': [path.join(__dirname, 'player/player.html'), 'text/html; charset=utf-8'],
+    '/hls.min.js': [require.resolve('hls.js/dist/hls.min.js'), 'text/javascript'],
+  };
+  const server = http.createServer((req, res) => {
+    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file[1] });
+    fs.createReadStream(file[0]).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (src, level) => `http://127.0.0.1:${port}/?src=${encodeURIComponent(src)}${level === undefined ? '' : `&level=${level}`}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Opens the page on `src` and waits until the video has played `seconds` (or fails, or the time runs out). */
+export async function playInBrowser(
+  browser: Browser,
+  pageUrl: string,
+  seconds: number,
+  timeoutMs = 60_000,
+): Promise<PlayerState & { colours: number }> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(pageUrl);
+    const deadline = Date.now() + timeoutMs;
+    let state = (await page.evaluate('window.state()')) as PlayerState;
+    while (state.supported && !state.fatal && !state.mediaError && state.currentTime < seconds && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      state = (await page.evaluate('window.state()')) as PlayerState;
+    }
+    const colours = (await page.evaluate('window.frameColours()')) as number;
+    return { ...state, colours };
+  } finally {
+    await page.close();
+  }
+}
