@@ -11,7 +11,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-const { benchMedia } = require('./bench-media');
+const { benchMedia, prepareMediaSources } = require('./bench-media');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -63,6 +63,7 @@ async function load(baseUrl, name, total, concurrency, request, expectedStatus =
 
 async function main() {
   execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
+  const media = process.argv.includes('--no-media') ? undefined : prepareMediaSources();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const env = { ...process.env, DATA_DIR: dataDir, ACCESS_TOKEN_ID: TOKEN.id, ACCESS_TOKEN_SECRET: TOKEN.secret, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' };
   env.API_PORT = String(await freePort());
@@ -98,8 +99,8 @@ async function main() {
     await load(baseUrl, 'GET 400 (validation error)', 500, 8, () => json('GET', '/system/v1/signing-keys?limit=0'), [400]);
     const loaded = memoryMiB(child.pid);
     console.log(`\nresident memory after load          ${loaded.rss} MiB (peak ${loaded.peak} MiB)`);
-    if (!process.argv.includes('--no-media')) {
-      await benchMedia({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` });
+    if (media) {
+      await benchMedia({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` }, media);
       const after = memoryMiB(child.pid);
       console.log(`resident memory after media         ${after.rss} MiB (peak ${after.peak} MiB)`);
     }

@@ -71,6 +71,16 @@ describe('FsObjectStore on disk', () => {
     expect((await store.list('a/')).map((o) => o.key)).toEqual(['a/ok.ts']);
   });
 
+  it('stores a file of the same filesystem as a hard link, which outlives the source file', async () => {
+    const source = path.join(root, 'rendition.ts');
+    fs.writeFileSync(source, Buffer.alloc(4096, 7));
+    await store.putFile('a/rendition.ts', source);
+    expect(fs.statSync(path.join(root, 'a/rendition.ts')).ino).toBe(fs.statSync(source).ino);
+    fs.rmSync(source);
+    expect(await store.getBuffer('a/rendition.ts')).toEqual(Buffer.alloc(4096, 7));
+    expect(fs.readdirSync(path.join(root, '.store/tmp'))).toEqual([]);
+  });
+
   it('keeps serving the old bytes to a stream opened before an overwrite', async () => {
     await store.putBuffer('a/seg.ts', Buffer.alloc(256 * 1024, 1));
     const stream = await store.getStream('a/seg.ts');

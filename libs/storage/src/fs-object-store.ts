@@ -6,6 +6,19 @@ import { contentTypeOf } from './content-type';
 import { assertByteRange, assertObjectKey, assertObjectPrefix, compareKeys, isWholeObject } from './object-keys';
 import { ByteRange, ObjectInfo, ObjectNotFoundError, ObjectStore } from './object-store.port';
 
+/**
+ * A hard link when the file is on the same filesystem (a 500 MB rendition is stored at once instead
+ * of being copied), else a copy.
+ */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await fsp.link(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
+    await fsp.copyFile(from, to); // EXDEV (another filesystem), EPERM (no links there), …
+  }
+}
+
 /** Errors meaning "there is no object at this path" (a missing file, or a folder or file in the way). */
 const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 const isAbsent = (err: unknown): boolean => ABSENT.has((err as NodeJS.ErrnoException).code ?? '');
@@ -28,7 +41,7 @@ export class FsObjectStore implements ObjectStore {
   }
 
   async putFile(key: string, filePath: string, contentType?: string): Promise<void> {
-    await this.write(key, contentType, (tmp) => fsp.copyFile(filePath, tmp));
+    await this.write(key, contentType, (tmp) => linkOrCopy(filePath, tmp));
   }
 
   async putBuffer(key: string, body: Buffer | string, contentType?: string): Promise<void> {

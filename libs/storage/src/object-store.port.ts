@@ -25,7 +25,11 @@ export interface ByteRange {
  * A put is atomic: readers see the old object or the whole new one, never part of it.
  */
 export interface ObjectStore {
-  /** Uploads a local file; `contentType` defaults to `contentTypeOf(key)`. */
+  /**
+   * Uploads a local file; `contentType` defaults to `contentTypeOf(key)`. The store may keep the
+   * file itself (a hard link on the filesystem store): never change it in place afterwards (delete,
+   * or replace it with a new file, as ffmpeg and the transcoder's attempt folders do).
+   */
   putFile(key: string, filePath: string, contentType?: string): Promise<void>;
   putBuffer(key: string, body: Buffer | string, contentType?: string): Promise<void>;
   /** Undefined when the object does not exist. */

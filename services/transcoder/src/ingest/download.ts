@@ -20,7 +20,7 @@ export interface Downloaded {
 
 /** Why an input could not be fetched; the message is what the asset's `errors.messages` shows. */
 export class DownloadError extends Error {
-  constructor(reason: string) {
+  constructor(readonly reason: string) {
     super(`Unable to download input file: ${reason}`);
     this.name = 'DownloadError';
   }

@@ -3,7 +3,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { assets } from '@platform/proto';
 import { OBJECT_STORE, ObjectStore } from '@platform/storage';
-import { DownloadError, downloadInput } from '../ingest/download';
+import { DownloadError } from '../ingest/download';
+import { downloadInThread } from '../ingest/download-thread';
 import { buildLadderArgs, buildRemuxArgs, TEST_ASSET_SECONDS, variantFolder } from '../media/ffmpeg-args';
 import { describeVariant, KnownVariantFields } from '../media/hls-variant';
 import { frameRateOf, interpretProbe, primaryVideoStream, rotationOf } from '../media/interpret-probe';
@@ -16,6 +17,7 @@ import { HlsPublisher } from './hls-publisher';
 import { InputError, JobContext, PIPELINE_SETTINGS, PipelineOutcome, PipelineSettings } from './job-context';
 import { probeInput, scanKeyframes } from './probe-input';
 import { toRecordProbeRequest } from './record-probe.mapper';
+import { StepTimer } from './step-timer';
 
 export const SOURCE_VARIANT = 'source';
 const TIERS: readonly MaxResolutionTier[] = ['1080p', '1440p', '2160p'];
@@ -59,12 +61,15 @@ export class TranscodePipeline {
     const url = spec.input[0]?.url;
     if (!url) throw new InputError(['The asset has no input URL.']);
     const toolkit = await this.media.get();
+    const timer = new StepTimer();
     // No extension from the URL: ffprobe would trust `.txt` and read text as a `tty` video.
     const input = join(ctx.workDir, 'input');
     await this.download(url, input, ctx.signal);
+    timer.mark('download');
 
     const run = { signal: ctx.signal, onSpawn: (pid: number) => ctx.onChild(pid) };
     const probe = await probeInput(toolkit.runner, input, run);
+    timer.mark('probe');
     const maxResolutionTier = TIERS.find((t) => t === spec.max_resolution_tier) ?? '1080p';
     const first = interpretProbe(probe, { maxResolutionTier });
     if (!first.ok) throw new InputError(first.error.messages);
@@ -77,28 +82,35 @@ export class TranscodePipeline {
       video ? scanKeyframes(toolkit.runner, input, run) : Promise.resolve(undefined),
       remuxable ? this.remux(toolkit, ctx, input, first.asset, sourceFields(probe)) : Promise.resolve(undefined),
     );
+    timer.mark(remuxable ? 'key-frame scan + remux' : 'key-frame scan');
     const result = interpretProbe(probe, { maxResolutionTier, keyframes });
     if (!result.ok) throw new InputError(result.error.messages);
     const probed = result.asset;
     if (!alreadyReady) await this.assets.recordProbe(toRecordProbeRequest(ctx.assetId, url, probed, spec.test));
+    timer.mark('record probe');
 
     let ready = alreadyReady;
     if (remuxed && probed.standard) {
       const publisher = this.publisher(ctx);
       await publisher.putVariant(remuxed.folder, SOURCE_VARIANT, ctx.signal);
+      timer.mark('store source');
       await ctx.checkpoint();
       await publisher.putMaster([remuxed.stream]);
       await this.assets.markReady(ctx.assetId);
       await ctx.markPlayable();
+      timer.mark('master + ready');
       ready = true;
+      this.logger.log(`asset ${ctx.assetId}: playable from its source rendition in ${timer.summary()}`);
     }
     await this.encodeLadder(toolkit, ctx, input, probed, spec.test);
+    timer.mark('ladder');
     if (!ready) await this.assets.markReady(ctx.assetId);
+    this.logger.log(`asset ${ctx.assetId}: ladder stored${ready ? '' : ', ready'} in ${timer.summary()}`);
   }
 
   private async download(url: string, file: string, signal: AbortSignal): Promise<void> {
     try {
-      await downloadInput(url, file, {
+      await downloadInThread(url, file, {
         maxBytes: this.config.media.inputMaxBytes,
         timeoutSeconds: this.config.media.inputDownloadTimeoutSeconds,
         signal,
