@@ -76,7 +76,7 @@ async function ingest({ json, streamUrl }, url, { waitForLadder }) {
     ladderVariants = await poll(async () => {
       const n = variantCount(await (await fetch(`${streamUrl}/${playbackId}.m3u8`)).text());
       return n > firstVariants ? n : undefined;
-    }, 60 * 60_000, 100);
+    }, 60 * 60_000, 250);
     ladderMs = performance.now() - t0 - readyMs;
   }
   await json('DELETE', `/video/v1/assets/${id}`);
@@ -91,8 +91,9 @@ function plainLadder(ffmpeg, input) {
   const scales = rungs.map(([w, h], i) => `[s${i}]scale=${w}:${h}[v${i}]`);
   const args = ['-v', 'error', '-y', '-i', input, '-filter_complex', [split, ...scales].join(';')];
   rungs.forEach((_, i) => args.push('-map', `[v${i}]`, '-map', '0:a:0'));
-  args.push('-c:v', 'libx264', '-preset', 'veryfast', '-g', '120', '-sc_threshold', '0');
-  rungs.forEach(([, , b], i) => args.push(`-b:v:${i}`, String(b)));
+  // The same outputs as the worker's: High profile, 4 s closed GOPs, capped VBR (maxrate 1.07x, buffer 1.5x).
+  args.push('-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-g', '120', '-keyint_min', '120', '-sc_threshold', '0');
+  rungs.forEach(([, , b], i) => args.push(`-b:v:${i}`, String(b), `-maxrate:v:${i}`, String(Math.round(b * 1.07)), `-bufsize:v:${i}`, String(b * 1.5)));
   args.push('-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod',
     '-hls_segment_filename', `${out}/%v/segment_%03d.ts`, '-master_pl_name', 'master.m3u8',
     '-var_stream_map', rungs.map((_, i) => `v:${i},a:${i}`).join(' '), `${out}/%v/index.m3u8`);

@@ -1,43 +1,18 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ChildProcess, spawn } from 'node:child_process';
 import { Client } from 'pg';
-
-/**
- * PGlite loads its WebAssembly with a dynamic import that jest's VM cannot run, so the server
- * under test runs in a child process from the built library (`npm run build` comes first).
- */
-async function spawnEmbeddedPostgres(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const script = `require(${JSON.stringify(path.join(__dirname, '..', 'dist', 'index.js'))}).startEmbeddedPostgres(${JSON.stringify(dataDir)}).then((pg) => { console.log(pg.url); process.on('SIGTERM', () => pg.stop().then(() => process.exit(0))); })`;
-  const child: ChildProcess = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
-    child.once('exit', (code) => reject(new Error(`embedded Postgres exited with ${code}`)));
-  });
-  return {
-    url,
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
-  };
-}
+import { createPgliteDatabase } from '@platform/testing';
 
 jest.setTimeout(60_000);
 
 describe('embedded Postgres (PGlite over the wire protocol)', () => {
-  let dataDir: string;
-  let pg: { url: string; stop(): Promise<void> };
+  // PGlite runs in a child process from the built library: jest's VM cannot load its WebAssembly.
+  let pg: { url: string; drop(): Promise<void> };
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-pg-'));
-    pg = await spawnEmbeddedPostgres(dataDir);
+    pg = await createPgliteDatabase();
   });
 
   afterAll(async () => {
-    await pg?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await pg?.drop();
   });
 
   it('keeps each connection’s parameterised queries whole when many connections interleave', async () => {

@@ -1,3 +1,6 @@
 export * from './fake-unit-of-work';
 export * from './free-port';
 export * from './rejection';
+export * from './grpc-test-client';
+export * from './test-database';
+export * from './pglite-database';

@@ -7,7 +7,7 @@ import { decodeMessages, ErrorCode, GrpcStatus } from '@platform/errors';
 import { closeEventBus, UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { FsObjectStore } from '@platform/storage';
-import { freePort, rejection } from '@platform/testing';
+import { createTestDatabase, freePort, grpcError, grpcTestClient, rejection } from '@platform/testing';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { AssetRepository } from './assets/asset.repository';
 import { AssetsService } from './assets/assets.service';
@@ -17,8 +17,6 @@ import { PlaybackIdRepository } from './playback-ids/playback-id.repository';
 import { PlaybackIdsService } from './playback-ids/playback-ids.service';
 import { AssetProcessingService } from './processing/asset-processing.service';
 import { TestAssetSweeper } from './test-assets/test-asset-sweeper';
-import { grpcError, grpcTestClient } from './testing/grpc-test-client';
-import { createTestDatabase } from './testing/test-database';
 
 jest.setTimeout(60_000);
 

@@ -3,9 +3,7 @@ import { decodeMessages, GrpcStatus } from '@platform/errors';
 import { closeEventBus } from '@platform/events';
 import { health } from '@platform/proto';
 import { bootstrap } from './main';
-import { freePort } from '@platform/testing';
-import { grpcError, grpcTestClient } from './testing/grpc-test-client';
-import { createTestDatabase } from './testing/test-database';
+import { createTestDatabase, freePort, grpcError, grpcTestClient } from '@platform/testing';
 
 jest.setTimeout(30_000);
 

@@ -12,14 +12,10 @@ import { DomainError } from '@platform/errors';
 import { closeEventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
 import { Closable, GrpcExceptionFilter, grpcClientOptions, grpcServerOptions } from '@platform/grpc';
 import { assets, common, transcoder } from '@platform/proto';
-import { freePort } from '@platform/testing';
+import { createTestDatabase, freePort } from '@platform/testing';
 import { lastValueFrom } from 'rxjs';
 import { bootstrap } from './main';
 import { eventually } from './testing/eventually';
-import { freshDatabase } from './testing/fresh-database';
-
-const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set: run through `npm test` or export $(bash scripts/infra/postgres.sh url)');
 
 const ffmpegScript = resolve(__dirname, '../../../scripts/infra/ffmpeg.sh');
 const tool = (name: string) => execFileSync('bash', [ffmpegScript, name], { encoding: 'utf8' }).trim();
@@ -79,7 +75,7 @@ describe('transcoder service', () => {
   let client: transcoder.TranscoderServiceClient;
 
   beforeAll(async () => {
-    db = await freshDatabase(TEST_DATABASE_URL!);
+    db = await createTestDatabase('transcoder');
     dataDir = mkdtempSync(join(tmpdir(), 'transcoder-app-'));
     execFileSync(tool('ffmpeg'), [
       '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=3',

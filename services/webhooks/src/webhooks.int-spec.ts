@@ -4,7 +4,7 @@ import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { decodeMessages, GrpcStatus } from '@platform/errors';
 import { closeEventBus, EventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
-import { freePort } from '@platform/testing';
+import { createTestDatabase, freePort, grpcError, grpcTestClient } from '@platform/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { webhooksDatabase } from './database-options';
@@ -13,9 +13,7 @@ import { DeliveryDispatcher } from './dispatch/delivery-dispatcher';
 import { dispatcherSettings } from './dispatch/dispatch.module';
 import { WebhookPoster } from './dispatch/webhook-poster';
 import { bootstrap } from './main';
-import { grpcError, grpcTestClient } from './testing/grpc-test-client';
 import { eventuallyAsync } from './testing/in-memory-deliveries';
-import { createTestDatabase } from './testing/test-database';
 import { Reply, startWebhookReceiver } from './testing/webhook-receiver';
 
 jest.setTimeout(60_000);

@@ -6,10 +6,10 @@ import { newId, unixSeconds } from '@platform/ids';
 import { DataSource } from 'typeorm';
 import { liveDatabase } from '../database-options';
 import { CreateTranscriptionVocabularies1732200000100 } from '../migrations/1732200000100-create-transcription-vocabularies';
-import { createTestDatabase } from '../testing/test-database';
 import { TranscriptionVocabularyEntity } from './transcription-vocabulary.entity';
 import { TranscriptionVocabularyRepository } from './transcription-vocabulary.repository';
 import { TranscriptionVocabulariesService } from './transcription-vocabularies.service';
+import { createTestDatabase } from '@platform/testing';
 
 jest.setTimeout(30_000);
 

@@ -1,49 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { newId } from '@platform/ids';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { transcoderDatabase } from '../database-options';
-import { spawnEmbeddedPostgres } from '../testing/embedded-postgres-process';
-import { freshDatabase } from '../testing/fresh-database';
 import { JobRepository } from './job.repository';
-
-const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-if (!TEST_DATABASE_URL) {
-  throw new Error(
-    'TEST_DATABASE_URL is not set. Integration tests need a real Postgres: run `npm test`, or export TEST_DATABASE_URL=$(bash scripts/infra/postgres.sh url) before `npm run test:integration`.',
-  );
-}
+import { createPgliteDatabase, createTestDatabase } from '@platform/testing';
 
 interface Backend {
   url: string;
-  stop(): Promise<void>;
+  drop(): Promise<void>;
 }
 
 const backends: Array<[string, () => Promise<Backend>]> = [
-  [
-    'Postgres',
-    async () => {
-      const db = await freshDatabase(TEST_DATABASE_URL!);
-      return { url: db.url, stop: () => db.drop() };
-    },
-  ],
-  [
-    'PGlite (one shared session)',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'transcoder-pglite-'));
-      const pg = await spawnEmbeddedPostgres(dir);
-      return {
-        url: pg.url,
-        async stop() {
-          await pg.stop();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  ],
+  ['Postgres', () => createTestDatabase('transcoder')],
+  ['PGlite (one shared session)', () => createPgliteDatabase()],
 ];
 
 describe.each(backends)('JobRepository on %s', (_name, start) => {
@@ -67,7 +37,7 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
   afterAll(async () => {
     await a?.destroy();
     await b?.destroy();
-    await backend?.stop();
+    await backend?.drop();
   });
 
   const expireLease = (id: string) => a.query(`UPDATE "transcoder"."jobs" SET "lease_expires_at" = now() - interval '1 second' WHERE "id" = $1`, [id]);

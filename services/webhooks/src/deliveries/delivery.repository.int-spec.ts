@@ -4,11 +4,10 @@ import { openDatabase } from '@platform/database';
 import { newId } from '@platform/ids';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { webhooksDatabase } from '../database-options';
-import { createPgliteDatabase } from '../testing/pglite-database';
-import { createTestDatabase } from '../testing/test-database';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { ClaimedDelivery } from './delivery.entity';
 import { DeliveryRepository } from './delivery.repository';
+import { createPgliteDatabase, createTestDatabase } from '@platform/testing';
 
 jest.setTimeout(60_000);
 

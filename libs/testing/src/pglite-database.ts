@@ -15,7 +15,7 @@ startEmbeddedPostgres(process.argv[1]).then((pg) => {
 
 /** Embedded PGlite on a temporary data directory, over the Postgres wire protocol. */
 export async function createPgliteDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-pglite-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-'));
   const child = spawn(process.execPath, ['-e', SERVE, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
