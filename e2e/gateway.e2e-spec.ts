@@ -60,7 +60,8 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
 
   it('answers routes of services not built yet with 501 and a clear message', async () => {
     for (const [method, path] of [
-      ['GET', '/video/v1/assets'],
+      ['POST', '/video/v1/assets/some-asset/tracks'],
+      ['GET', '/video/v1/web-inputs'],
       ['POST', '/video/v1/live-streams'],
       ['GET', '/video/v1/uploads'],
       ['GET', '/data/v1/video-views'],
