@@ -95,11 +95,12 @@ jvm=(java -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.head
 
 format_storage() {
   if [ -f "$data/meta.properties" ]; then return 0; fi
-  # A cluster id is 16 random bytes in unpadded URL-safe base64.
+  # A cluster id is 16 random bytes in unpadded URL-safe base64. Passed as `--cluster-id=…`: one
+  # that starts with `-` (1 in 32) would otherwise be read as an option.
   local cluster_id
   cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
   say "formatting storage (cluster id $cluster_id)"
-  "${jvm[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$base/server.properties" >"$logdir/format.log" 2>&1 \
+  "${jvm[@]}" kafka.tools.StorageTool format --cluster-id="$cluster_id" -c "$base/server.properties" >"$logdir/format.log" 2>&1 \
     || { cat "$logdir/format.log" >&2; exit 1; }
 }
 
