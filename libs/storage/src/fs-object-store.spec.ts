@@ -6,7 +6,7 @@ import { Test } from '@nestjs/testing';
 import { loadConfig, PLATFORM_CONFIG } from '@platform/config';
 import { FsObjectStore } from './fs-object-store';
 import { MinioObjectStore } from './minio-object-store';
-import { describeObjectStoreContract } from './object-store.contract';
+import { describeObjectStoreContract, describeResumableWriterContract } from './object-store.contract';
 import { createObjectStore } from './object-store.factory';
 import { OBJECT_STORE, StorageModule } from './storage.module';
 
@@ -19,6 +19,7 @@ function tempRoot(): string {
 afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
 
 describeObjectStoreContract('filesystem', async () => new FsObjectStore(tempRoot()));
+describeResumableWriterContract('filesystem', async () => new FsObjectStore(tempRoot()));
 
 /** Every file under a folder, as `/`-separated paths relative to it. */
 function filesUnder(root: string): string[] {

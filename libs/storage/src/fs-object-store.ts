@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Stats } from 'node:fs';
+import { createWriteStream, Stats } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { contentTypeOf } from './content-type';
 import { assertByteRange, assertObjectKey, assertObjectPrefix, compareKeys, isWholeObject } from './object-keys';
 import { ByteRange, ObjectInfo, ObjectNotFoundError, ObjectStore } from './object-store.port';
+import { ResumableWrite, ResumableWriter } from './resumable-write.port';
 
 /**
  * A hard link when the file is on the same filesystem (a 500 MB rendition is stored at once instead
@@ -31,13 +33,15 @@ const isAbsent = (err: unknown): boolean => ABSENT.has((err as NodeJS.ErrnoExcep
  * `<root>/.store/meta/<key>.json`. Unlike S3, a key cannot also be a folder of other keys
  * (`a/b` and `a/b/c` cannot both exist).
  */
-export class FsObjectStore implements ObjectStore {
+export class FsObjectStore implements ObjectStore, ResumableWriter {
   private readonly tmpDir: string;
   private readonly metaDir: string;
+  private readonly resumableDir: string;
 
   constructor(private readonly root: string) {
     this.tmpDir = path.join(root, '.store', 'tmp');
     this.metaDir = path.join(root, '.store', 'meta');
+    this.resumableDir = path.join(root, '.store', 'resumable');
   }
 
   async putFile(key: string, filePath: string, contentType?: string): Promise<void> {
@@ -83,6 +87,64 @@ export class FsObjectStore implements ObjectStore {
     return fsp.readFile(this.pathOf(key)).catch((err: unknown) => {
       throw isAbsent(err) ? new ObjectNotFoundError(key) : err;
     });
+  }
+
+  async getFile(key: string, filePath: string): Promise<void> {
+    assertObjectKey(key);
+    await fsp.rm(filePath, { force: true });
+    await linkOrCopy(this.pathOf(key), filePath).catch((err: unknown) => {
+      throw isAbsent(err) ? new ObjectNotFoundError(key) : err;
+    });
+  }
+
+  /** A resumable write is one file under `.store/resumable`, renamed into place when sealed. */
+  async begin(key: string, contentType?: string): Promise<ResumableWrite> {
+    assertObjectKey(key);
+    await fsp.mkdir(this.resumableDir, { recursive: true });
+    const id = randomUUID();
+    await fsp.writeFile(path.join(this.resumableDir, id), '');
+    return { key, id, size: 0, parts: [], ...(contentType ? { contentType } : {}) };
+  }
+
+  async append(write: ResumableWrite, body: NodeJS.ReadableStream): Promise<ResumableWrite> {
+    const file = path.join(this.resumableDir, write.id);
+    // Bytes past `size` are what a failed earlier request left: they are written over.
+    await fsp.truncate(file, write.size).catch((err: unknown) => {
+      throw isAbsent(err) ? new ObjectNotFoundError(`resumable write ${write.id}`) : err;
+    });
+    let written = 0;
+    const counted = async function* (source: NodeJS.ReadableStream) {
+      for await (const chunk of source) {
+        written += (chunk as Buffer).length;
+        yield chunk as Buffer;
+      }
+    };
+    await pipeline(body, counted, createWriteStream(file, { flags: 'r+', start: write.size }));
+    return { ...write, size: write.size + written };
+  }
+
+  async seal(write: ResumableWrite): Promise<void> {
+    assertObjectKey(write.key);
+    const file = path.join(this.resumableDir, write.id);
+    const truncated = await fsp.truncate(file, write.size).then(
+      () => true,
+      (err: unknown) => {
+        if (!isAbsent(err)) throw err;
+        return false;
+      },
+    );
+    if (!truncated) {
+      // Sealed before (a retry after the caller failed to record it), or discarded.
+      if ((await this.stat(write.key))?.size === write.size) return;
+      throw new ObjectNotFoundError(`resumable write ${write.id}`);
+    }
+    await fsp.mkdir(this.tmpDir, { recursive: true });
+    await this.writeContentType(write.key, write.contentType ?? contentTypeOf(write.key));
+    await renameInto(file, this.pathOf(write.key));
+  }
+
+  async discard(write: ResumableWrite): Promise<void> {
+    await fsp.rm(path.join(this.resumableDir, write.id), { force: true });
   }
 
   async list(prefix: string): Promise<ObjectInfo[]> {

@@ -1,4 +1,5 @@
 export * from './object-store.port';
+export * from './resumable-write.port';
 export * from './object-keys';
 export * from './object-store.factory';
 export * from './fs-object-store';

@@ -1,7 +1,10 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { Client, S3Error } from 'minio';
 import { contentTypeOf } from './content-type';
 import { assertByteRange, assertObjectKey, assertObjectPrefix, compareKeys, isWholeObject } from './object-keys';
 import { ByteRange, ObjectInfo, ObjectNotFoundError, ObjectStore } from './object-store.port';
+import { ResumableWrite, ResumableWriter } from './resumable-write.port';
 
 export interface MinioObjectStoreOptions {
   /** `http(s)://host:port` of an S3-compatible server (MinIO, AWS S3, S3Proxy, …). */
@@ -12,7 +15,14 @@ export interface MinioObjectStoreOptions {
   region: string;
   /** Uploads larger than this go in parts of this size; default: the client's (64 MiB), minimum 5 MiB. */
   partSizeBytes?: number;
+  /** Part size of resumable writes (each part is held in memory while it is sent); default 16 MiB. */
+  resumablePartBytes?: number;
 }
+
+const MiB = 1024 * 1024;
+/** S3's smallest part (every part but the last). */
+export const S3_MIN_PART_BYTES = 5 * MiB;
+const DEFAULT_RESUMABLE_PART_BYTES = 16 * MiB;
 
 /** S3's DeleteObjects accepts at most this many keys per request. */
 const DELETE_BATCH = 1000;
@@ -26,7 +36,7 @@ const codeOf = (err: unknown): string | undefined => (err instanceof S3Error ? e
  * S3-compatible server works). The bucket is created on first use when it does not exist.
  * Puts are atomic on S3 by definition; large files are uploaded in parts.
  */
-export class MinioObjectStore implements ObjectStore {
+export class MinioObjectStore implements ObjectStore, ResumableWriter {
   private readonly client: Client;
   private bucketReady?: Promise<void>;
 
@@ -95,6 +105,112 @@ export class MinioObjectStore implements ObjectStore {
     return Buffer.concat(chunks);
   }
 
+  async getFile(key: string, filePath: string): Promise<void> {
+    await pipeline(await this.getStream(key), createWriteStream(filePath));
+  }
+
+  /**
+   * A resumable write is an S3 multipart upload. Bytes are cut into parts of `resumablePartBytes`;
+   * a request's last bytes too few for a part (under 5 MiB) wait in a `pending` object under
+   * `.resumable/` and lead the next part. Memory per write: one part.
+   */
+  async begin(key: string, contentType?: string): Promise<ResumableWrite> {
+    assertObjectKey(key);
+    const bucket = await this.bucket();
+    const id = await this.client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType ?? contentTypeOf(key) });
+    return { key, id, size: 0, parts: [], ...(contentType ? { contentType } : {}) };
+  }
+
+  async append(write: ResumableWrite, body: NodeJS.ReadableStream): Promise<ResumableWrite> {
+    const bucket = await this.bucket();
+    const partBytes = Math.max(this.options.resumablePartBytes ?? DEFAULT_RESUMABLE_PART_BYTES, S3_MIN_PART_BYTES);
+    const parts = [...write.parts];
+    const buffered: Buffer[] = [];
+    let bufferedBytes = 0;
+    let received = 0;
+    const flush = async (bytes: number) => {
+      const all = Buffer.concat(buffered);
+      const part = all.subarray(0, bytes);
+      buffered.length = 0;
+      if (all.length > bytes) buffered.push(all.subarray(bytes));
+      bufferedBytes = all.length - bytes;
+      const number = parts.length + 1;
+      const { etag } = await this.client.uploadPart(
+        { bucketName: bucket, objectName: write.key, uploadID: write.id, partNumber: number, headers: { 'Content-Length': part.length } },
+        part,
+      );
+      parts.push({ number, etag, size: part.length });
+    };
+    const take = async (chunk: Buffer) => {
+      buffered.push(chunk);
+      bufferedBytes += chunk.length;
+      while (bufferedBytes >= partBytes) await flush(partBytes);
+    };
+    if (write.pending) {
+      for await (const chunk of await this.client.getObject(bucket, write.pending.key)) await take(chunk as Buffer);
+    }
+    for await (const chunk of body) {
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      received += bytes.length;
+      await take(bytes);
+    }
+    const size = write.size + received;
+    let pending: ResumableWrite['pending'];
+    if (bufferedBytes >= S3_MIN_PART_BYTES) {
+      await flush(bufferedBytes);
+    } else if (bufferedBytes > 0) {
+      // Named by the size it completes, so it never overwrites the pending object of the state before.
+      pending = { key: `.resumable/${write.id}/pending-${size}`, size: bufferedBytes };
+      const rest = Buffer.concat(buffered);
+      await this.client.putObject(bucket, pending.key, rest, rest.length);
+    }
+    if (write.pending && write.pending.key !== pending?.key) await this.removeQuietly(write.pending.key);
+    return { ...write, size, parts, pending };
+  }
+
+  async seal(write: ResumableWrite): Promise<void> {
+    const bucket = await this.bucket();
+    const parts = [...write.parts];
+    try {
+      if (write.pending) {
+        const rest = await readStream(await this.client.getObject(bucket, write.pending.key));
+        const number = parts.length + 1;
+        const { etag } = await this.client.uploadPart(
+          { bucketName: bucket, objectName: write.key, uploadID: write.id, partNumber: number, headers: { 'Content-Length': rest.length } },
+          rest,
+        );
+        parts.push({ number, etag, size: rest.length });
+      }
+      if (parts.length === 0) {
+        // S3 completes no upload without parts: an empty object is put instead.
+        await this.client.putObject(bucket, write.key, Buffer.alloc(0), 0);
+        await this.client.abortMultipartUpload(bucket, write.key, write.id);
+      } else {
+        await this.client.completeMultipartUpload(bucket, write.key, write.id, parts.map((p) => ({ part: p.number, etag: p.etag })));
+      }
+    } catch (err) {
+      // Sealed before (a retry after the caller failed to record it): the upload and its pending bytes are gone.
+      const gone = codeOf(err) === 'NoSuchUpload' || ABSENT_CODES.has(codeOf(err) ?? '');
+      if (gone && (await this.stat(write.key))?.size === write.size) return;
+      throw err;
+    }
+    if (write.pending) await this.removeQuietly(write.pending.key);
+  }
+
+  async discard(write: ResumableWrite): Promise<void> {
+    const bucket = await this.bucket();
+    await this.client.abortMultipartUpload(bucket, write.key, write.id).catch((err: unknown) => {
+      if (codeOf(err) !== 'NoSuchUpload') throw err;
+    });
+    const leftovers = [];
+    for await (const item of this.client.listObjectsV2(bucket, `.resumable/${write.id}/`, true)) if (item.name) leftovers.push(item.name);
+    if (leftovers.length > 0) await this.client.removeObjects(bucket, leftovers);
+  }
+
+  private async removeQuietly(key: string): Promise<void> {
+    await this.client.removeObject(await this.bucket(), key).catch(() => undefined);
+  }
+
   async list(prefix: string): Promise<ObjectInfo[]> {
     assertObjectPrefix(prefix);
     const bucket = await this.bucket();
@@ -147,4 +263,10 @@ export class MinioObjectStore implements ObjectStore {
       if (!BUCKET_EXISTS_CODES.has(codeOf(err) ?? '')) throw err;
     }
   }
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

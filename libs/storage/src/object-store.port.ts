@@ -41,6 +41,11 @@ export interface ObjectStore {
   getStream(key: string, range?: ByteRange): Promise<NodeJS.ReadableStream>;
   /** Throws ObjectNotFoundError. */
   getBuffer(key: string): Promise<Buffer>;
+  /**
+   * Writes the object to a local file (replacing it). The filesystem store may hard-link it: never
+   * change that file in place. Throws ObjectNotFoundError.
+   */
+  getFile(key: string, filePath: string): Promise<void>;
   /** Every object whose key starts with `prefix`, sorted by key. */
   list(prefix: string): Promise<ObjectInfo[]>;
   /** Removes every object whose key starts with `prefix`; returns how many were removed. */

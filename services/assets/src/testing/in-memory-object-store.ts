@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { ObjectInfo, ObjectNotFoundError, ObjectStore } from '@platform/storage';
 import { Readable } from 'node:stream';
 
@@ -27,6 +28,10 @@ export class InMemoryObjectStore implements ObjectStore {
     const body = this.objects.get(key);
     if (!body) throw new ObjectNotFoundError(key);
     return body;
+  }
+
+  async getFile(key: string, filePath: string): Promise<void> {
+    await writeFile(filePath, await this.getBuffer(key));
   }
 
   async list(prefix: string): Promise<ObjectInfo[]> {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { ByteRange, contentTypeOf, ObjectInfo, ObjectNotFoundError, ObjectStore } from '@platform/storage';
 import { Readable } from 'node:stream';
 
@@ -31,6 +31,10 @@ export class InMemoryStore implements ObjectStore {
     const o = this.objects.get(key);
     if (!o) throw new ObjectNotFoundError(key);
     return o.body;
+  }
+
+  async getFile(key: string, filePath: string): Promise<void> {
+    await writeFile(filePath, await this.getBuffer(key));
   }
 
   async list(prefix: string): Promise<ObjectInfo[]> {
