@@ -7,3 +7,12 @@ export const assetKeys = {
   prefix: (assetId: string): string => `assets/${assetId}/`,
   hls: (assetId: string, path: string): string => `assets/${assetId}/hls/${path}`,
 };
+
+/**
+ * Where a direct upload's file lives: `uploads/{id}/source`, written by the uploads service and
+ * read by the transcoder; it belongs to the upload's asset and goes when the asset is deleted.
+ */
+export const uploadKeys = {
+  prefix: (uploadId: string): string => `uploads/${uploadId}/`,
+  source: (uploadId: string): string => `uploads/${uploadId}/source`,
+};

@@ -3,11 +3,12 @@ import { outboxMigrations } from '@platform/events';
 import { AssetEntity } from './assets/asset.entity';
 import { CreateAssets1732400000100 } from './migrations/1732400000100-create-assets';
 import { CreatePlaybackIds1732400000200 } from './migrations/1732400000200-create-playback-ids';
+import { UniqueUploadAsset1732400000300 } from './migrations/1732400000300-unique-upload-asset';
 import { PlaybackIdEntity } from './playback-ids/playback-id.entity';
 import { SCHEMA } from './schema';
 
 export const assetsDatabase: ServiceDatabaseOptions = {
   schema: SCHEMA,
   entities: [AssetEntity, PlaybackIdEntity],
-  migrations: [CreateAssets1732400000100, CreatePlaybackIds1732400000200, ...outboxMigrations(SCHEMA)],
+  migrations: [CreateAssets1732400000100, CreatePlaybackIds1732400000200, UniqueUploadAsset1732400000300, ...outboxMigrations(SCHEMA)],
 };

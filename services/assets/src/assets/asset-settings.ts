@@ -20,6 +20,7 @@ const TIER_OF_QUALITY: Record<string, string> = { plus: 'smart', basic: 'baselin
 const LATER_MP4_SUPPORT = ['standard', 'capped-1080p', 'audio-only', 'audio-only,capped-1080p'];
 const LATER_MASTER_ACCESS = ['temporary'];
 const CLIP_URL = /^(svc|mux):\/\/assets\//i;
+const UPLOADED_FILE_KEY = /^uploads\/[A-Za-z0-9]{1,255}\/source$/;
 
 /** The validated settings of a new asset, defaults applied. */
 export interface AssetSettings {
@@ -54,7 +55,7 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
   if (!(INGEST_TYPES as readonly string[]).includes(ingestType)) invalid.push(`ingest_type: ${oneOf(INGEST_TYPES)}`);
   if (ingestType === 'on_demand_clip') later.push('ingest_type: clips (on_demand_clip) are not implemented yet');
 
-  const inputs = validInputs(r.input ?? [], ingestType === 'on_demand_url', invalid, later);
+  const inputs = validInputs(r.input ?? [], ingestType, invalid, later);
 
   const playbackPolicies = (r.playback_policy ?? []).filter((policy, i) => {
     if ((PLAYBACK_POLICIES as readonly string[]).includes(policy)) return true;
@@ -101,20 +102,27 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
 
 /**
  * The main input only: more inputs (audio or text tracks, overlays) come later. Its url is
- * required when the asset is made from a URL; an upload or a live stream brings its own media.
+ * required when the asset is made from a URL; a direct upload brings its own media (the stored
+ * file named by the internal `object_key`, set by the uploads service) and has no url.
  */
-function validInputs(inputs: assets.AssetInput[], urlRequired: boolean, invalid: string[], later: string[]): StoredInput[] {
+function validInputs(inputs: assets.AssetInput[], ingestType: string, invalid: string[], later: string[]): StoredInput[] {
+  const fromUpload = ingestType === 'on_demand_direct_upload';
   if (inputs.length === 0) {
-    if (urlRequired) invalid.push('input: is required (the URL of a media file)');
+    if (ingestType === 'on_demand_url') invalid.push('input: is required (the URL of a media file)');
     return [];
   }
   if (inputs.length > 1) later.push(`input[1]: more than one input (audio and text tracks, overlays) is not implemented yet`);
-  const url = inputs[0].url;
-  if (url === undefined || url === '') {
-    if (urlRequired) invalid.push('input[0].url: is required');
-    return [{}];
+  const { url, object_key: objectKey } = inputs[0];
+  if (objectKey !== undefined && (!fromUpload || !UPLOADED_FILE_KEY.test(objectKey))) {
+    invalid.push('input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)');
   }
-  if (CLIP_URL.test(url)) {
+  if (url === undefined || url === '') {
+    if (ingestType === 'on_demand_url') invalid.push('input[0].url: is required');
+    return [objectKey !== undefined ? { object_key: objectKey } : {}];
+  }
+  if (fromUpload) {
+    invalid.push('input[0].url: must be omitted for a direct upload (the uploaded file is the main input)');
+  } else if (CLIP_URL.test(url)) {
     later.push('input[0].url: clips from svc://assets/{asset_id} are not implemented yet');
   } else if (!isHttpUrl(url)) {
     invalid.push('input[0].url: must be an http or https URL');

@@ -4,9 +4,11 @@ import { SCHEMA } from '../schema';
 
 export type AssetStatus = 'preparing' | 'ready' | 'errored';
 
-/** An input as stored: the settings applied to it (spec 2.2), so far the main input's url. */
+/** An input as stored: the settings applied to it (spec 2.2), so far the main input's url or stored file. */
 export interface StoredInput {
   url?: string;
+  /** A direct upload's file in the object store (never shown in the API). */
+  object_key?: string;
 }
 
 @Entity({ schema: SCHEMA, name: 'assets' })

@@ -86,6 +86,11 @@ export class AssetRepository {
     return first(await this.dataSource.query('SELECT * FROM "assets"."assets" WHERE "id" = $1', [id]));
   }
 
+  /** The asset made from this direct upload (at most one: a unique index). */
+  async findByUploadId(uploadId: string): Promise<AssetEntity | null> {
+    return first(await this.dataSource.query('SELECT * FROM "assets"."assets" WHERE "upload_id" = $1', [uploadId]));
+  }
+
   /** The asset, locked until the transaction ends, so state transitions on it run one at a time. */
   async lockById(manager: EntityManager, id: string): Promise<AssetEntity | null> {
     return first(await manager.query('SELECT * FROM "assets"."assets" WHERE "id" = $1 FOR UPDATE', [id]));

@@ -15,6 +15,11 @@ export class AssetsGrpcController implements assets.AssetsServiceController {
     return this.assets.create(request);
   }
 
+  checkAssetSettings(request: assets.CreateAssetRequest): common.Empty {
+    this.assets.checkSettings(request);
+    return {};
+  }
+
   getAsset(request: common.IdRequest): Promise<assets.Asset> {
     return this.assets.get(request.id);
   }

@@ -106,6 +106,30 @@ describe('AssetsService', () => {
       expect(created).toMatchObject({ upload_id: 'up1', ingest_type: 'on_demand_direct_upload', status: 'preparing' });
     });
 
+    it('keeps the stored file of a direct upload as its input, and makes one asset per upload however often asked', async () => {
+      const { service, assets: rows, events } = assetsFixture();
+      const upload = { input: [{ object_key: 'uploads/up2/source' }], playback_policy: ['public'], upload_id: 'up2', ingest_type: 'on_demand_direct_upload' };
+      const first = await service.create(upload);
+      const again = await service.create(upload);
+      expect(again.id).toBe(first.id);
+      expect(again.playback_ids).toEqual(first.playback_ids);
+      expect(rows.rows.size).toBe(1);
+      expect([...rows.rows.values()][0].inputs).toEqual([{ object_key: 'uploads/up2/source' }]);
+      expect(events.map((e) => e.type)).toEqual(['video.asset.created']);
+    });
+
+    it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
+      ['a url on a direct upload', { input: [{ url: URL }], upload_id: 'up3', ingest_type: 'on_demand_direct_upload' }, ['input[0].url: must be omitted for a direct upload (the uploaded file is the main input)']],
+      ['a stored file on a URL asset', { input: [{ url: URL, object_key: 'uploads/x/source' }] }, ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)']],
+      ['a stored file outside uploads/', { input: [{ object_key: 'assets/x/hls/master.m3u8' }], upload_id: 'x', ingest_type: 'on_demand_direct_upload' }, ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)']],
+    ])('refuses %s', async (_name, fields, messages) => {
+      const { service } = assetsFixture();
+      const error = await rejection(service.create(request(fields)));
+      expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
+      expect(error.messages).toEqual(messages);
+      expect(() => service.checkSettings(request(fields))).toThrow(messages[0]);
+    });
+
     it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
       ['no input', { input: [] }, ['input: is required (the URL of a media file)']],
       ['an input without url', { input: [{}] }, ['input[0].url: is required']],
@@ -260,6 +284,15 @@ describe('AssetsService', () => {
       ]);
       expect((await rejection(f.service.get(asset.id))).code).toBe(ErrorCode.NOT_FOUND);
       expect((await rejection(f.playback.lookup(playbackIds[0].id))).code).toBe(ErrorCode.NOT_FOUND);
+    });
+
+    it('removes the uploaded source file of an asset made from a direct upload', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ uploadId: 'up9', ingestType: 'on_demand_direct_upload', inputs: [{ object_key: 'uploads/up9/source' }] }, []);
+      await f.store.putBuffer('uploads/up9/source', 'media');
+      await f.store.putBuffer('uploads/up10/source', 'another upload');
+      await f.service.delete(asset.id);
+      expect([...f.store.objects.keys()]).toEqual(['uploads/up10/source']);
     });
 
     it('is NOT_FOUND for an unknown or already deleted asset, emitting nothing', async () => {

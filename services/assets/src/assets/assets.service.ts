@@ -3,7 +3,7 @@ import { DomainError } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { assets } from '@platform/proto';
-import { assetKeys, OBJECT_STORE, ObjectStore } from '@platform/storage';
+import { assetKeys, OBJECT_STORE, ObjectStore, uploadKeys } from '@platform/storage';
 import { PlaybackIdEntity } from '../playback-ids/playback-id.entity';
 import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
 import { AssetEntity } from './asset.entity';
@@ -29,9 +29,16 @@ export class AssetsService {
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
-  /** A new asset is `preparing`; video.asset.created starts the transcoder. */
+  /**
+   * A new asset is `preparing`; video.asset.created starts the transcoder. An upload has one
+   * asset: a repeated create for the same upload_id (the uploads service retrying) returns it.
+   */
   async create(request: assets.CreateAssetRequest): Promise<assets.Asset> {
     const { playbackPolicies, ...settings } = validAssetSettings(request);
+    if (settings.uploadId) {
+      const existing = await this.assets.findByUploadId(settings.uploadId);
+      if (existing) return toAssetMessage(existing, await this.playbackIds.findByAssetId(existing.id));
+    }
     const now = new Date();
     const asset: AssetEntity = {
       id: newId(),
@@ -50,12 +57,24 @@ export class AssetsService {
       updatedAt: null,
     };
     const playbackIds: PlaybackIdEntity[] = playbackPolicies.map((policy) => ({ id: newId(), assetId: asset.id, policy, createdAt: now }));
-    await this.unitOfWork.run(async (manager, emit) => {
-      await this.assets.insert(manager, asset);
-      await this.playbackIds.insert(manager, playbackIds);
-      emitAssetEvent(emit, ASSET_EVENTS.created, asset, playbackIds);
-    });
+    try {
+      await this.unitOfWork.run(async (manager, emit) => {
+        await this.assets.insert(manager, asset);
+        await this.playbackIds.insert(manager, playbackIds);
+        emitAssetEvent(emit, ASSET_EVENTS.created, asset, playbackIds);
+      });
+    } catch (err) {
+      // A concurrent create for the same upload won the unique index: return its asset.
+      const winner = isUniqueViolation(err) && settings.uploadId ? await this.assets.findByUploadId(settings.uploadId) : null;
+      if (!winner) throw err;
+      return toAssetMessage(winner, await this.playbackIds.findByAssetId(winner.id));
+    }
     return toAssetMessage(asset, playbackIds);
+  }
+
+  /** CreateAsset's checks alone (uploads validate their new_asset_settings with them). */
+  checkSettings(request: assets.CreateAssetRequest): void {
+    validAssetSettings(request);
   }
 
   async get(id: string): Promise<assets.Asset> {
@@ -112,15 +131,16 @@ export class AssetsService {
   private async remove(id: string, eligible: (asset: AssetEntity) => boolean): Promise<boolean> {
     const removed = await this.unitOfWork.run(async (manager, emit) => {
       const asset = await this.assets.lockById(manager, id);
-      if (!asset || !eligible(asset)) return false;
+      if (!asset || !eligible(asset)) return undefined;
       await this.assets.delete(manager, id);
       const playbackIds = await this.playbackIds.deleteByAssetId(manager, id);
       emitAssetEvent(emit, ASSET_EVENTS.deleted, asset, playbackIds);
-      return true;
+      return asset;
     });
     if (!removed) return false;
     try {
       await this.store.deletePrefix(assetKeys.prefix(id));
+      if (removed.uploadId) await this.store.deletePrefix(uploadKeys.prefix(removed.uploadId));
     } catch (err) {
       this.logger.error(`asset ${id} deleted, but removing its files failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -134,6 +154,9 @@ export class AssetsService {
     return { items: (asset.inputInfo ?? []).map((info) => structuredClone(info)) };
   }
 }
+
+const isUniqueViolation = (err: unknown): boolean =>
+  (err as { code?: string; driverError?: { code?: string } }).code === '23505' || (err as { driverError?: { code?: string } }).driverError?.code === '23505';
 
 export function notFound(): DomainError {
   return DomainError.notFound('Asset');

@@ -23,6 +23,11 @@ export class InMemoryAssetRepository implements Contract<AssetRepository> {
     return row ? structuredClone(row) : null;
   }
 
+  async findByUploadId(uploadId: string): Promise<AssetEntity | null> {
+    const row = [...this.rows.values()].find((a) => a.uploadId === uploadId);
+    return row ? structuredClone(row) : null;
+  }
+
   async lockById(manager: EntityManager, id: string): Promise<AssetEntity | null> {
     this.managers.push(manager);
     return this.findById(id);

@@ -145,6 +145,22 @@ describe('TranscodePipeline', () => {
     ]);
   });
 
+  it('ingests a direct upload from its stored file, with empty input-info settings', async () => {
+    await store.putBuffer('uploads/up1/source', Buffer.alloc(4096, 7));
+    assets.addAsset(ASSET, { input: [{ object_key: 'uploads/up1/source' }] });
+    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+    expect(runner.ffmpegRuns[0][runner.ffmpegRuns[0].indexOf('-i') + 1]).toBe(join(workDir, 'input'));
+    expect(readFileSync(join(workDir, 'input'))).toEqual(Buffer.alloc(4096, 7));
+    expect(assets.probes[0].input_info).toEqual([expect.objectContaining({ settings: {} })]);
+    expect(steps()).toContain(`markReady ${ASSET}`);
+  });
+
+  it('errors an upload asset whose stored file is gone (invalid_input)', async () => {
+    assets.addAsset(ASSET, { input: [{ object_key: 'uploads/gone/source' }] });
+    expect(await pipeline().run(context())).toEqual({ status: 'errored', error: 'The uploaded file is missing from storage.' });
+    expect(assets.errored).toEqual([{ assetId: ASSET, errors: { type: 'invalid_input', messages: ['The uploaded file is missing from storage.'] } }]);
+  });
+
   it('encodes a non-standard input first and marks it ready only once its master is stored', async () => {
     runner.probe = fixture('hevc_720p');
     assets.addAsset(ASSET, { url: `${base}/clip.mkv` });

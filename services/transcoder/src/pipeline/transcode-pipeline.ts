@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { assets } from '@platform/proto';
-import { OBJECT_STORE, ObjectStore } from '@platform/storage';
+import { OBJECT_STORE, ObjectNotFoundError, ObjectStore } from '@platform/storage';
 import { DownloadError } from '../ingest/download';
 import { downloadInThread } from '../ingest/download-thread';
 import { buildLadderArgs, buildRemuxArgs, TEST_ASSET_SECONDS, variantFolder } from '../media/ffmpeg-args';
@@ -58,14 +58,19 @@ export class TranscodePipeline {
   }
 
   private async process(ctx: JobContext, spec: assets.IngestSpec): Promise<void> {
-    const url = spec.input[0]?.url;
-    if (!url) throw new InputError(['The asset has no input URL.']);
+    const { url, object_key: objectKey } = spec.input[0] ?? {};
+    if (!url && !objectKey) throw new InputError(['The asset has no input URL.']);
     const toolkit = await this.media.get();
     const timer = new StepTimer();
     // No extension from the URL: ffprobe would trust `.txt` and read text as a `tty` video.
     const input = join(ctx.workDir, 'input');
-    await this.download(url, input, ctx.signal);
-    timer.mark('download');
+    if (objectKey) {
+      await this.fetchStored(objectKey, input);
+      timer.mark('fetch uploaded file');
+    } else {
+      await this.download(url as string, input, ctx.signal);
+      timer.mark('download');
+    }
 
     const run = { signal: ctx.signal, onSpawn: (pid: number) => ctx.onChild(pid) };
     const probe = await probeInput(toolkit.runner, input, run);
@@ -106,6 +111,16 @@ export class TranscodePipeline {
     timer.mark('ladder');
     if (!ready) await this.assets.markReady(ctx.assetId);
     this.logger.log(`asset ${ctx.assetId}: ladder stored${ready ? '' : ', ready'} in ${timer.summary()}`);
+  }
+
+  /** A direct upload's file, from the object store (a hard link on the filesystem store). */
+  private async fetchStored(key: string, file: string): Promise<void> {
+    try {
+      await this.store.getFile(key, file);
+    } catch (err) {
+      if (err instanceof ObjectNotFoundError) throw new InputError(['The uploaded file is missing from storage.']);
+      throw err;
+    }
   }
 
   private async download(url: string, file: string, signal: AbortSignal): Promise<void> {

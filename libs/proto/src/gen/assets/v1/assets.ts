@@ -38,7 +38,14 @@ export interface AssetErrors {
 
 /** Input object of spec 2.2 as accepted so far (the main input's url). */
 export interface AssetInput {
-  url?: string | undefined;
+  url?:
+    | string
+    | undefined;
+  /**
+   * Internal: the stored file to ingest instead of a URL (`uploads/{id}/source` of a direct
+   * upload). Set by the uploads service; the gateway never passes it through.
+   */
+  object_key?: string | undefined;
 }
 
 export interface Asset {
@@ -98,7 +105,10 @@ export interface CreateAssetRequest {
   video_quality?:
     | string
     | undefined;
-  /** Set by uploads / live when they create the asset; `on_demand_url` otherwise. */
+  /**
+   * Set by uploads / live when they create the asset; `on_demand_url` otherwise. One asset per
+   * upload: CreateAsset with an upload_id that already has its asset returns that asset.
+   */
   upload_id?: string | undefined;
   live_stream_id?: string | undefined;
   ingest_type?: string | undefined;
@@ -211,6 +221,13 @@ export interface IngestSpec {
 export interface AssetsServiceClient {
   createAsset(request: CreateAssetRequest): Observable<Asset>;
 
+  /**
+   * The checks of CreateAsset without creating anything: how uploads (and later live streams)
+   * validate their new_asset_settings exactly like asset creation. INVALID_ARGUMENT or UNIMPLEMENTED.
+   */
+
+  checkAssetSettings(request: CreateAssetRequest): Observable<Empty>;
+
   getAsset(request: IdRequest): Observable<Asset>;
 
   listAssets(request: ListAssetsRequest): Observable<AssetList>;
@@ -237,6 +254,13 @@ export interface AssetsServiceClient {
 export interface AssetsServiceController {
   createAsset(request: CreateAssetRequest): Promise<Asset> | Observable<Asset> | Asset;
 
+  /**
+   * The checks of CreateAsset without creating anything: how uploads (and later live streams)
+   * validate their new_asset_settings exactly like asset creation. INVALID_ARGUMENT or UNIMPLEMENTED.
+   */
+
+  checkAssetSettings(request: CreateAssetRequest): Promise<Empty> | Observable<Empty> | Empty;
+
   getAsset(request: IdRequest): Promise<Asset> | Observable<Asset> | Asset;
 
   listAssets(request: ListAssetsRequest): Promise<AssetList> | Observable<AssetList> | AssetList;
@@ -262,6 +286,7 @@ export function AssetsServiceControllerMethods() {
   return function (constructor: Function) {
     const grpcMethods: string[] = [
       "createAsset",
+      "checkAssetSettings",
       "getAsset",
       "listAssets",
       "updateAsset",

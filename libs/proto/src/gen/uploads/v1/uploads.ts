@@ -7,11 +7,42 @@
 /* eslint-disable */
 import { GrpcMethod, GrpcStreamMethod } from "@nestjs/microservices";
 import { Observable } from "rxjs";
-import { Empty, IdRequest, PageRequest } from "../../platform/common/v1/common";
+import { CreateAssetRequest } from "../../assets/v1/assets";
+import { IdRequest, PageRequest } from "../../platform/common/v1/common";
+
+export interface CreateUploadRequest {
+  /** Seconds the URL is valid, 60 to 604800; default 3600. */
+  timeout?: number | undefined;
+  cors_origin?:
+    | string
+    | undefined;
+  /** Asset settings (spec 2.2) of the asset made on completion; the first input has no url. */
+  new_asset_settings?: CreateAssetRequest | undefined;
+  test?: boolean | undefined;
+}
+
+export interface UploadError {
+  type: string;
+  message: string;
+}
 
 export interface Upload {
   id: string;
+  /** `waiting`, `asset_created`, `errored`, `cancelled`, `timed_out`. */
   status: string;
+  timeout: number;
+  new_asset_settings?:
+    | CreateAssetRequest
+    | undefined;
+  /** Only in `asset_created`. */
+  asset_id?:
+    | string
+    | undefined;
+  /** Only in `errored`. */
+  error?: UploadError | undefined;
+  cors_origin?: string | undefined;
+  url: string;
+  test: boolean;
   created_at: number;
 }
 
@@ -19,29 +50,43 @@ export interface UploadList {
   items: Upload[];
 }
 
-/** Direct uploads (spec 2.6, 4.5): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/**
+ * Direct uploads (spec 2.6, 4.5). The bytes do not travel over gRPC: the upload's `url` points at
+ * this service's HTTP upload host (UPLOAD_PORT).
+ */
 
 export interface UploadsServiceClient {
+  createUpload(request: CreateUploadRequest): Observable<Upload>;
+
   getUpload(request: IdRequest): Observable<Upload>;
 
   listUploads(request: PageRequest): Observable<UploadList>;
 
-  deleteUpload(request: IdRequest): Observable<Empty>;
+  /** `waiting` → `cancelled`; FAILED_PRECONDITION in any other status or once the file is in. */
+
+  cancelUpload(request: IdRequest): Observable<Upload>;
 }
 
-/** Direct uploads (spec 2.6, 4.5): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/**
+ * Direct uploads (spec 2.6, 4.5). The bytes do not travel over gRPC: the upload's `url` points at
+ * this service's HTTP upload host (UPLOAD_PORT).
+ */
 
 export interface UploadsServiceController {
+  createUpload(request: CreateUploadRequest): Promise<Upload> | Observable<Upload> | Upload;
+
   getUpload(request: IdRequest): Promise<Upload> | Observable<Upload> | Upload;
 
   listUploads(request: PageRequest): Promise<UploadList> | Observable<UploadList> | UploadList;
 
-  deleteUpload(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+  /** `waiting` → `cancelled`; FAILED_PRECONDITION in any other status or once the file is in. */
+
+  cancelUpload(request: IdRequest): Promise<Upload> | Observable<Upload> | Upload;
 }
 
 export function UploadsServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getUpload", "listUploads", "deleteUpload"];
+    const grpcMethods: string[] = ["createUpload", "getUpload", "listUploads", "cancelUpload"];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("UploadsService", method)(constructor.prototype[method], method, descriptor);
