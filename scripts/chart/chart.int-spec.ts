@@ -127,16 +127,17 @@ describe('charts/video-platform', () => {
     }
   });
 
-  it('playback-auth exposes stream 8081 and live exposes rtmp 1935, matching STREAM_PORT and RTMP_PORT', () => {
+  it('playback-auth exposes stream 8081, uploads upload 8082 and live rtmp 1935, matching STREAM_PORT, UPLOAD_PORT and RTMP_PORT', () => {
     expect(byName(objects, 'Service', 't-playback-auth').spec!.ports).toContainEqual(
       expect.objectContaining({ name: 'stream', port: 8081, targetPort: 'stream' }),
     );
+    expect(byName(objects, 'Service', 't-uploads').spec!.ports).toContainEqual(expect.objectContaining({ name: 'upload', port: 8082, targetPort: 'upload' }));
     expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual(
       expect.objectContaining({ name: 'rtmp', port: 1935, targetPort: 'rtmp' }),
     );
     for (const d of ofKind(objects, 'Deployment')) {
       const env = Object.fromEntries(container(d).env.map((e) => [e.name, e.value]));
-      expect([env.API_PORT, env.STREAM_PORT, env.RTMP_PORT]).toEqual(['8080', '8081', '1935']);
+      expect([env.API_PORT, env.STREAM_PORT, env.RTMP_PORT, env.UPLOAD_PORT]).toEqual(['8080', '8081', '1935', '8082']);
     }
   });
 
@@ -159,6 +160,7 @@ describe('charts/video-platform', () => {
     const full = render(
       '--set', 'config.clickhouseUrl=http://ch:8123', '--set', 'config.accessToken.id=tid', '--set', 'config.accessToken.secret=tsecret',
       '--set', 'config.webhook.url=https://hooks.example.com/x', '--set', 'config.webhook.secret=whsecret',
+      '--set', 'config.uploads.baseUrl=https://upload.video.example',
     );
     const names = [
       ...ofKind(full, 'Deployment').flatMap((d) => container(d).env.map((e) => e.name)),
@@ -173,6 +175,7 @@ describe('charts/video-platform', () => {
       '--set', 'config.playback.grantSecret=grantkey',
       '--set', 'config.clickhouseUrl=http://u:chpass@ch:8123', '--set', 'config.accessToken.id=tid', '--set', 'config.accessToken.secret=tsecret',
       '--set', 'config.webhook.url=https://hooks.example.com/x', '--set', 'config.webhook.secret=whsecret',
+      '--set', 'config.uploads.baseUrl=https://upload.video.example',
     );
     expect(byName(full, 'Secret', 't-secrets').stringData).toEqual({
       DATABASE_URL: 'postgres://x@db/p',
@@ -191,6 +194,7 @@ describe('charts/video-platform', () => {
       S3_REGION: 'us-east-1',
       ACCESS_TOKEN_ID: 'tid',
       WEBHOOK_URL: 'https://hooks.example.com/x',
+      UPLOAD_BASE_URL: 'https://upload.video.example',
       PLAYBACK_GRANT_SECONDS: '21600',
       TRANSCODER_CONCURRENCY: '1',
       TRANSCODER_LEASE_SECONDS: '30',

@@ -30,6 +30,8 @@ export const envSchema = z
     API_PORT: port(8080),
     STREAM_PORT: port(8081),
     RTMP_PORT: port(1935),
+    UPLOAD_PORT: port(8082),
+    UPLOAD_BASE_URL: url(['http:', 'https:']),
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./.data'),
     LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
@@ -73,6 +75,8 @@ export const envSchema = z
     TRANSCODER_MAX_ATTEMPTS: positiveInt(3),
     TRANSCODER_POLL_MS: positiveInt(1000),
     TEST_ASSET_TTL_SECONDS: positiveInt(24 * 60 * 60),
+
+    UPLOAD_SWEEP_MS: positiveInt(5000),
 
     PLAYBACK_GRANT_SECRET: optionalText,
     PLAYBACK_GRANT_SECONDS: positiveInt(6 * 60 * 60),

@@ -7,6 +7,7 @@ describe('loadConfig', () => {
     expect(c.apiPort).toBe(8080);
     expect(c.streamPort).toBe(8081);
     expect(c.rtmpPort).toBe(1935);
+    expect(c.uploads).toEqual({ port: 8082, baseUrl: 'http://localhost:8082', sweepMs: 5000 });
     expect(c.dataDir).toBe(path.resolve('./.data'));
     expect(c.databaseUrl).toBeUndefined();
     expect(c.kafka).toBeUndefined();
@@ -28,6 +29,15 @@ describe('loadConfig', () => {
     expect(c.kafka?.brokers).toEqual(['k1:9092', 'k2:9092']);
     expect(c.s3?.endpoint).toBe('http://minio:9000');
     expect(c.grpcUrls.live).toBe('live:50052');
+  });
+
+  it('takes the public base of upload URLs without a trailing slash, and refuses one that is not http(s)', () => {
+    expect(loadConfig({ UPLOAD_PORT: '9000', UPLOAD_BASE_URL: 'https://upload.video.example/' }).uploads).toEqual({
+      port: 9000,
+      baseUrl: 'https://upload.video.example',
+      sweepMs: 5000,
+    });
+    expect(() => loadConfig({ UPLOAD_BASE_URL: 'ftp://x' })).toThrow(/UPLOAD_BASE_URL: must be a URL/);
   });
 
   it('names every bad variable at once', () => {

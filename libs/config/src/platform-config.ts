@@ -7,6 +7,14 @@ export interface PlatformConfig {
   streamPort: number;
   rtmpPort: number;
   host: string;
+  uploads: {
+    /** Port of the uploads service's HTTP upload host (the `url` of a direct upload). */
+    port: number;
+    /** Public base of upload URLs; default `http://localhost:<port>`. */
+    baseUrl: string;
+    /** How often timed-out uploads and unfinished completions are looked for. */
+    sweepMs: number;
+  };
   dataDir: string;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   bootstrapToken?: { id: string; secret: string };
@@ -68,6 +76,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     streamPort: e.STREAM_PORT,
     rtmpPort: e.RTMP_PORT,
     host: e.HOST,
+    uploads: {
+      port: e.UPLOAD_PORT,
+      baseUrl: (e.UPLOAD_BASE_URL ?? `http://localhost:${e.UPLOAD_PORT}`).replace(/\/+$/, ''),
+      sweepMs: e.UPLOAD_SWEEP_MS,
+    },
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     bootstrapToken: e.ACCESS_TOKEN_ID && e.ACCESS_TOKEN_SECRET ? { id: e.ACCESS_TOKEN_ID, secret: e.ACCESS_TOKEN_SECRET } : undefined,

@@ -21,6 +21,10 @@ export const EVENT_TYPES = [
   'video.asset.track.created',
   'video.asset.track.ready',
   'video.asset.track.deleted',
+  'video.upload.created',
+  'video.upload.asset_created',
+  'video.upload.cancelled',
+  'video.upload.errored',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

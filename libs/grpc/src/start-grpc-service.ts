@@ -26,7 +26,7 @@ export async function startGrpcService(
   name: ServiceName,
   module: RootModule,
   config: PlatformConfig,
-  http?: { port: number; host?: string },
+  http?: { port: number; host?: string; bodyParser?: boolean },
 ): Promise<Closable> {
   if (!http) {
     const app = await NestFactory.createMicroservice(module, { ...grpcServerOptions(name, config), logger: logLevels(config) });
@@ -34,7 +34,7 @@ export async function startGrpcService(
     await app.listen();
     return app;
   }
-  const app = await NestFactory.create(module, { logger: logLevels(config) });
+  const app = await NestFactory.create(module, { logger: logLevels(config), bodyParser: http.bodyParser ?? true });
   // connectMicroservice initializes the gRPC side at once, so its filter must come from the app
   app.useGlobalFilters(new GrpcExceptionFilter());
   app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: true });

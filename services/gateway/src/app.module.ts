@@ -16,6 +16,7 @@ import { PlaybackIdsModule } from './playback-ids/playback-ids.module';
 import { PlaybackRestrictionsModule } from './playback-restrictions/playback-restrictions.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
+import { UploadsModule } from './uploads/uploads.module';
 
 @Module({})
 export class AppModule {
@@ -34,6 +35,7 @@ export class AppModule {
         TranscriptionVocabulariesModule,
         AssetsModule,
         PlaybackIdsModule,
+        UploadsModule,
         NotImplementedModule,
       ],
       providers: [

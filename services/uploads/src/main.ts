@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { PlatformConfig } from '@platform/config';
-import { PlaceholderModule, runStandalone, startGrpcService } from '@platform/grpc';
+import { runStandalone, startGrpcService } from '@platform/grpc';
+import { AppModule } from './app.module';
 
 export function bootstrap(config: PlatformConfig) {
-  return startGrpcService('uploads', PlaceholderModule.forRoot(config), config);
+  // No body parser: upload bodies stream to the store whatever their content type.
+  return startGrpcService('uploads', AppModule.forRoot(config), config, { port: config.uploads.port, bodyParser: false });
 }
 
 if (require.main === module) runStandalone('uploads', bootstrap);

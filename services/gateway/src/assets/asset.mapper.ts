@@ -1,13 +1,13 @@
 import { assets } from '@platform/proto';
 import { unixSecondsString } from '../wire/wire';
-import { AssetBody, CreateAssetBody, InputInfoBody, PlaybackIdBody, TrackBody } from './assets.schemas';
+import { AssetBody, AssetSettingsBody, InputInfoBody, PlaybackIdBody, TrackBody } from './assets.schemas';
 
 /** The create body as the assets service takes it (features not built yet were refused before). */
-export function toCreateAssetRequest(body: CreateAssetBody): assets.CreateAssetRequest {
+export function toCreateAssetRequest(body: AssetSettingsBody): assets.CreateAssetRequest {
   const inputs = body.inputs ?? body.input ?? [];
   const policies = body.playback_policies ?? body.playback_policy ?? [];
   return {
-    input: typeof inputs === 'string' ? [{ url: inputs }] : inputs.map((i) => ({ url: i.url })),
+    input: typeof inputs === 'string' ? [{ url: inputs }] : inputs.map((i) => (i.url !== undefined ? { url: i.url } : {})),
     playback_policy: typeof policies === 'string' ? [policies] : [...policies],
     passthrough: body.passthrough,
     max_resolution_tier: body.max_resolution_tier,

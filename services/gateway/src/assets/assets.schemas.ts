@@ -61,8 +61,8 @@ const inputs = oneOrMany(assetInputSchema, inputUrl, 'an array of inputs or a UR
   description: 'The main input (an array of one input, or its URL as a string)',
 });
 
-/** POST /video/v1/assets (spec 2.2), with the SDK's newer names `inputs` and `playback_policies`. */
-export const createAssetBody = z
+/** Asset settings (spec 2.2), with the SDK's newer names `inputs` and `playback_policies`. */
+export const assetSettingsObject = z
   .object({
     input: inputs.optional(),
     inputs: inputs.optional(),
@@ -84,20 +84,42 @@ export const createAssetBody = z
     directives: z.array(z.unknown()).optional(),
     copy_overlays: z.boolean().optional(),
   })
-  .strict()
-  .superRefine((body, ctx) => {
-    if (body.input !== undefined && body.inputs !== undefined) ctx.addIssue({ code: 'custom', path: ['inputs'], message: 'give input or inputs, not both' });
-    if (body.playback_policy !== undefined && body.playback_policies !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['playback_policies'], message: 'give playback_policy or playback_policies, not both' });
-    }
-    const given = body.inputs ?? body.input;
-    const field = body.inputs !== undefined ? 'inputs' : 'input';
-    if (given === undefined || (Array.isArray(given) && given.length === 0)) {
-      ctx.addIssue({ code: 'custom', path: [field], message: 'is required (the URL of a media file)' });
-    } else if (Array.isArray(given) && given[0].url === undefined) {
-      ctx.addIssue({ code: 'custom', path: [field, 0, 'url'], message: 'is required' });
-    }
-  });
+  .strict();
+
+type AssetSettingsFields = z.output<typeof assetSettingsObject>;
+
+/** At most one of each pair of names. */
+function refuseBothNames(body: AssetSettingsFields, ctx: z.RefinementCtx): void {
+  if (body.input !== undefined && body.inputs !== undefined) ctx.addIssue({ code: 'custom', path: ['inputs'], message: 'give input or inputs, not both' });
+  if (body.playback_policy !== undefined && body.playback_policies !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['playback_policies'], message: 'give playback_policy or playback_policies, not both' });
+  }
+}
+
+/** POST /video/v1/assets: the settings with the main input's url required. */
+export const createAssetBody = assetSettingsObject.superRefine((body, ctx) => {
+  refuseBothNames(body, ctx);
+  const given = body.inputs ?? body.input;
+  const field = body.inputs !== undefined ? 'inputs' : 'input';
+  if (given === undefined || (Array.isArray(given) && given.length === 0)) {
+    ctx.addIssue({ code: 'custom', path: [field], message: 'is required (the URL of a media file)' });
+  } else if (Array.isArray(given) && given[0].url === undefined) {
+    ctx.addIssue({ code: 'custom', path: [field, 0, 'url'], message: 'is required' });
+  }
+});
+
+/**
+ * new_asset_settings of a direct upload (spec 2.2): the same settings, but the uploaded file is the
+ * main input, so the first input has no url.
+ */
+export const uploadAssetSettingsBody = assetSettingsObject.superRefine((body, ctx) => {
+  refuseBothNames(body, ctx);
+  const given = body.inputs ?? body.input;
+  const field = body.inputs !== undefined ? 'inputs' : 'input';
+  if (typeof given === 'string' || (Array.isArray(given) && given[0]?.url !== undefined)) {
+    ctx.addIssue({ code: 'custom', path: typeof given === 'string' ? [field] : [field, 0, 'url'], message: 'must be omitted for a direct upload (the uploaded file is the main input)' });
+  }
+});
 
 /** PATCH /video/v1/assets/{id}: only passthrough (Mux's meta and thumbnail_time are answered 501). */
 export const updateAssetBody = z
@@ -201,6 +223,7 @@ export const inputInfoResponse = z.object({ data: z.array(inputInfoSchema) });
 export const playbackIdResponse = dataOf(playbackIdSchema);
 
 export type CreateAssetBody = z.output<typeof createAssetBody>;
+export type AssetSettingsBody = z.output<typeof assetSettingsObject>;
 export type AssetInputBody = z.output<typeof assetInputSchema>;
 export type UpdateAssetBody = z.output<typeof updateAssetBody>;
 export type AssetListQuery = z.output<typeof assetListQuery>;

@@ -1,12 +1,12 @@
 import { ApiError } from '../errors/api-error';
-import { AssetInputBody, CreateAssetBody, CreatePlaybackIdBody, isClipUrl, UpdateAssetBody } from './assets.schemas';
+import { AssetInputBody, AssetSettingsBody, CreatePlaybackIdBody, isClipUrl, UpdateAssetBody } from './assets.schemas';
 
 /**
  * Valid requests for features of Mux that are not built yet: 501 not_implemented (with
  * `x-should-retry: false`), naming each field, rather than silently ignoring it. Checked
  * after validation, so a request with an invalid field still gets its 400 first.
  */
-export function refuseUnbuiltAssetFeatures(body: CreateAssetBody): void {
+export function refuseUnbuiltAssetFeatures(body: AssetSettingsBody, prefix = ''): void {
   const later: string[] = [];
   const field = body.inputs !== undefined ? 'inputs' : 'input';
   const inputs = body.inputs ?? body.input;
@@ -24,7 +24,7 @@ export function refuseUnbuiltAssetFeatures(body: CreateAssetBody): void {
   }
   if (body.master_access === 'temporary') later.push('master_access: "temporary" is not implemented yet (master MP4 downloads); use "none"');
   if (body.normalize_audio === true) later.push('normalize_audio: true is not implemented yet (audio loudness normalization); use false');
-  const muxOnly: Array<[keyof CreateAssetBody, string]> = [
+  const muxOnly: Array<[keyof AssetSettingsBody, string]> = [
     ['advanced_playback_policies', 'advanced playback policies (DRM)'],
     ['static_renditions', 'static renditions'],
     ['meta', 'asset metadata'],
@@ -33,7 +33,7 @@ export function refuseUnbuiltAssetFeatures(body: CreateAssetBody): void {
     ['copy_overlays', 'clips'],
   ];
   for (const [name, feature] of muxOnly) if (body[name] !== undefined) later.push(`${name}: not implemented yet (${feature})`);
-  if (later.length > 0) throw new ApiError('not_implemented', later);
+  if (later.length > 0) throw new ApiError('not_implemented', later.map((m) => prefix + m));
 }
 
 function unbuiltInputFeatures(input: AssetInputBody, at: string): string[] {

@@ -15,7 +15,6 @@ describe('routes of services not built yet', () => {
     ['DELETE', '/video/v1/assets/a1/tracks/t1', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
     ['POST', '/video/v1/assets/a1/tracks/t1/generate-subtitles', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
     ['POST', '/video/v1/live-streams', 'Live streams are not implemented yet (service: live)'],
-    ['PUT', '/video/v1/uploads/u1/cancel', 'Direct uploads are not implemented yet (service: uploads)'],
     ['POST', '/video/v1/spaces/s1/broadcasts/b1/start', 'Spaces are not implemented yet (service: spaces)'],
     ['PUT', '/video/v1/web-inputs/w1/launch', 'Web inputs are not implemented yet (service: web-inputs)'],
     ['GET', '/video/v1/delivery-usage', 'Delivery usage reports are not implemented yet (service: analytics)'],

@@ -58,16 +58,6 @@ export const PLANNED_RESOURCES: PlannedResource[] = [
     ],
   },
   {
-    what: 'Direct uploads',
-    owner: 'uploads',
-    routes: [
-      r('POST', '/video/v1/uploads'),
-      r('GET', '/video/v1/uploads'),
-      r('GET', '/video/v1/uploads/:UPLOAD_ID'),
-      r('PUT', '/video/v1/uploads/:UPLOAD_ID/cancel'),
-    ],
-  },
-  {
     what: 'Delivery usage reports',
     owner: 'analytics',
     routes: [r('GET', '/video/v1/delivery-usage')],

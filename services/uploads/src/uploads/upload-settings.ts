@@ -1,0 +1,26 @@
+import { DomainError } from '@platform/errors';
+
+export const TIMEOUT_MIN = 60;
+export const TIMEOUT_MAX = 604_800;
+export const TIMEOUT_DEFAULT = 3600;
+const CORS_ORIGIN_MAX = 2048;
+
+/** Spec 2.6 / 8: seconds the URL is valid, 60 to 604800, default 3600. */
+export function validTimeout(timeout: number | undefined): number {
+  if (timeout === undefined) return TIMEOUT_DEFAULT;
+  if (!Number.isInteger(timeout) || timeout < TIMEOUT_MIN || timeout > TIMEOUT_MAX) {
+    throw DomainError.invalid(`timeout: must be an integer from ${TIMEOUT_MIN} to ${TIMEOUT_MAX} (seconds)`);
+  }
+  return timeout;
+}
+
+/** `*`, or one browser origin (`https://app.example.com[:port]`, no path): what the upload host answers CORS for. */
+export function validCorsOrigin(origin: string | undefined): string | null {
+  if (origin === undefined || origin === '') return null;
+  if (origin === '*') return origin;
+  const problem = 'cors_origin: must be "*" or an origin such as "https://app.example.com"';
+  if (origin.length > CORS_ORIGIN_MAX || !URL.canParse(origin)) throw DomainError.invalid(problem);
+  const url = new URL(origin);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin.replace(/\/$/, '')) throw DomainError.invalid(problem);
+  return url.origin;
+}
