@@ -150,7 +150,7 @@ describe('direct uploads', () => {
     ];
     for (const [body, status, message] of cases) {
       const res = await api('POST', '/video/v1/uploads', { body });
-      expect([res.status, JSON.stringify(res.body.error.messages)]).toEqual([status, expect.stringContaining(message)]);
+      expect([res.status, (res.body.error.messages as string[]).join('\n')]).toEqual([status, expect.stringContaining(message)]);
     }
     expect((await mux.video.uploads.list({ limit: 100 })).data.length).toBe(before);
   });

@@ -12,6 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { benchMedia, prepareMediaSources } = require('./bench-media');
+const { benchUploads, prepareUploadSource } = require('./bench-uploads');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -64,10 +65,14 @@ async function load(baseUrl, name, total, concurrency, request, expectedStatus =
 async function main() {
   execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
   const media = process.argv.includes('--no-media') ? undefined : prepareMediaSources();
+  const uploads = !process.argv.includes('--no-uploads');
+  if (uploads) prepareUploadSource();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const env = { ...process.env, DATA_DIR: dataDir, ACCESS_TOKEN_ID: TOKEN.id, ACCESS_TOKEN_SECRET: TOKEN.secret, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' };
   env.API_PORT = String(await freePort());
   env.STREAM_PORT = String(await freePort());
+  env.UPLOAD_PORT = String(await freePort());
+  env.UPLOAD_BASE_URL = `http://127.0.0.1:${env.UPLOAD_PORT}`;
   for (const prefix of ['ASSETS', 'LIVE', 'UPLOADS', 'PLAYBACK_AUTH', 'SPACES', 'WEB_INPUTS', 'ANALYTICS', 'TRANSCODER', 'WEBHOOKS']) {
     env[`${prefix}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
   }
@@ -104,6 +109,7 @@ async function main() {
       const after = memoryMiB(child.pid);
       console.log(`resident memory after media         ${after.rss} MiB (peak ${after.peak} MiB)`);
     }
+    if (uploads) await benchUploads({ json, pid: child.pid, dataDir });
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
