@@ -7,10 +7,9 @@ import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { DomainError, ErrorCode } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
-import { FsObjectStore, ObjectStore, ResumableWriter } from '@platform/storage';
+import { createObjectStore, FsObjectStore, ObjectStore, ResumableWriter } from '@platform/storage';
 import { createTestDatabase, rejection } from '@platform/testing';
 import { DataSource, MigrationInterface } from 'typeorm';
-import { MinioObjectStore } from '../../../libs/storage/src/minio-object-store';
 import { UploadCompletion } from './completion/upload-completion.service';
 import { UploadSweeper } from './completion/upload-sweeper';
 import { uploadsDatabase } from './database-options';
@@ -31,10 +30,11 @@ interface OutboxRow {
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-function s3Store(): MinioObjectStore {
+/** The production adapter as the config chooses it (16 MiB parts: the 7 MiB case is one part plus pending bytes). */
+function s3Store(): ObjectStore & ResumableWriter {
   const { TEST_S3_ENDPOINT: endpoint, TEST_S3_ACCESS_KEY: accessKey, TEST_S3_SECRET_KEY: secretKey } = process.env;
   if (!endpoint || !accessKey || !secretKey) throw new Error('TEST_S3_ENDPOINT, TEST_S3_ACCESS_KEY and TEST_S3_SECRET_KEY must be set (scripts/infra/s3.sh)');
-  return new MinioObjectStore({ endpoint, accessKey, secretKey, bucket: `uploads-int-${Date.now()}`, region: 'us-east-1', resumablePartBytes: 5 * MiB });
+  return createObjectStore(loadConfig({ S3_ENDPOINT: endpoint, S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey, S3_BUCKET: `uploads-int-${Date.now()}` }));
 }
 
 /** The uploads service against a real Postgres, with each store it runs on (filesystem, and S3 through S3Proxy). */
@@ -113,7 +113,7 @@ describe.each([
   afterAll(async () => {
     await dataSource?.destroy();
     await database?.drop();
-    if (store instanceof MinioObjectStore) await store.deletePrefix('');
+    if (!(store instanceof FsObjectStore)) await store.deletePrefix('');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

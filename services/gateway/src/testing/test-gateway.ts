@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig, PlatformConfig, SERVICE_NAMES } from '@platform/config';
-import { assets, health, live, playbackAuth } from '@platform/proto';
+import { assets, health, live, playbackAuth, uploads } from '@platform/proto';
 import { Observable, of, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { AccessTokenRepository } from '../access-tokens/access-token.repository';
@@ -10,6 +10,7 @@ import { Permission } from '../access-tokens/permissions';
 import { hashSecret } from '../access-tokens/secrets';
 import { AppModule } from '../app.module';
 import { ASSETS_CLIENT } from '../assets/assets-client';
+import { UPLOADS_CLIENT } from '../uploads/uploads-client';
 import { HEALTH_CLIENTS, HealthClients } from '../health/health-clients';
 import { PLAYBACK_RESTRICTIONS_CLIENT } from '../playback-restrictions/playback-restrictions.controller';
 import { setupGateway } from '../setup-gateway';
@@ -82,6 +83,7 @@ export class TestGateway {
     'deletePlaybackId',
     'lookupPlaybackId',
   ]);
+  readonly uploads = mockClient<uploads.UploadsServiceClient>(['createUpload', 'getUpload', 'listUploads', 'cancelUpload']);
   readonly health = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, { check: jest.fn(() => of({ status: health.HealthCheckResponse_ServingStatus.SERVING })) }]),
   ) as unknown as Record<keyof HealthClients, { check: jest.Mock }>;
@@ -111,6 +113,8 @@ export class TestGateway {
       .useValue(gateway.vocabularies)
       .overrideProvider(ASSETS_CLIENT)
       .useValue(gateway.assets)
+      .overrideProvider(UPLOADS_CLIENT)
+      .useValue(gateway.uploads)
       .overrideProvider(HEALTH_CLIENTS)
       .useValue(gateway.health)
       .compile();
