@@ -153,7 +153,11 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
 
   it('lists newest first and finds a job by id or asset id', async () => {
     const ids = [newId(), newId(), newId()];
-    for (const id of ids) await jobsA.enqueue(id, newId());
+    for (const id of ids) {
+      await jobsA.enqueue(id, newId());
+      // PGlite's clock can give two quick inserts the same now(); equal times are ordered by id
+      await new Promise((r) => setTimeout(r, 5));
+    }
     const listed = (await jobsB.list(100, 0)).map((j) => j.id);
     expect(listed.indexOf(ids[2])).toBeLessThan(listed.indexOf(ids[1]));
     expect(listed.indexOf(ids[1])).toBeLessThan(listed.indexOf(ids[0]));
