@@ -62,8 +62,8 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
     for (const [method, path] of [
       ['POST', '/video/v1/assets/some-asset/tracks'],
       ['GET', '/video/v1/web-inputs'],
-      ['POST', '/video/v1/live-streams'],
-      ['GET', '/video/v1/uploads'],
+      ['GET', '/video/v1/spaces'],
+      ['GET', '/video/v1/delivery-usage'],
       ['GET', '/data/v1/video-views'],
     ] as const) {
       const res = await api(method, path, { body: method === 'POST' ? {} : undefined });

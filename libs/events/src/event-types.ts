@@ -25,6 +25,13 @@ export const EVENT_TYPES = [
   'video.upload.asset_created',
   'video.upload.cancelled',
   'video.upload.errored',
+  'video.live_stream.created',
+  'video.live_stream.updated',
+  'video.live_stream.enabled',
+  'video.live_stream.disabled',
+  'video.live_stream.deleted',
+  'video.live_stream.simulcast_target.created',
+  'video.live_stream.simulcast_target.deleted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -29,3 +29,4 @@ export const PROTO_LOADER_OPTIONS = {
   oneofs: false,
   includeDirs: [PROTO_ROOT],
 };
+export * from './asset-settings-body';

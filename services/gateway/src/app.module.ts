@@ -17,6 +17,7 @@ import { PlaybackRestrictionsModule } from './playback-restrictions/playback-res
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
 import { UploadsModule } from './uploads/uploads.module';
+import { LiveStreamsModule } from './live-streams/live-streams.module';
 
 @Module({})
 export class AppModule {
@@ -36,6 +37,7 @@ export class AppModule {
         AssetsModule,
         PlaybackIdsModule,
         UploadsModule,
+        LiveStreamsModule,
         NotImplementedModule,
       ],
       providers: [

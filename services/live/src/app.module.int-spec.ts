@@ -57,10 +57,28 @@ describe('live service over gRPC', () => {
     expect(decodeMessages(error.details)).toEqual(['phrases[0]: must be a non-empty string', 'passthrough: must be at most 255 characters']);
   });
 
-  it('answers UNIMPLEMENTED for LiveStreamsService, which has no handlers yet', async () => {
-    const error = await grpcError(client.service('platform.live.v1.LiveStreamsService').GetLiveStream({ id: 'x' }));
-    expect(error.code).toBe(GrpcStatus.UNIMPLEMENTED);
-    // the bare method name: the service is bound, only the handler is missing (an unknown service gets the full path)
-    expect(error.details).toBe('The server does not implement the method GetLiveStream');
+  it('serves LiveStreamsService: create with Mux’s defaults, get, a playback id lookup, NOT_FOUND once deleted', async () => {
+    const streams = client.service('platform.live.v1.LiveStreamsService');
+    const created = (await streams.CreateLiveStream({ playback_policy: ['public'], latency_mode: 'low' })) as { id: string; playback_ids: Array<{ id: string }> };
+    expect(created).toMatchObject({
+      status: 'idle',
+      latency_mode: 'low',
+      reconnect_window: 0,
+      max_continuous_duration: 43200,
+      stream_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      playback_ids: [{ id: expect.any(String), policy: 'public' }],
+    });
+    expect(await streams.GetLiveStream({ id: created.id })).toEqual(created);
+    expect(await streams.LookupPlaybackId({ id: created.playback_ids[0].id })).toEqual({
+      id: created.playback_ids[0].id,
+      policy: 'public',
+      object: { type: 'live_stream', id: created.id },
+      status: 'idle',
+    });
+    expect(await streams.DeleteLiveStream({ id: created.id })).toEqual({});
+    const gone = await grpcError(streams.GetLiveStream({ id: created.id }));
+    expect(gone.code).toBe(GrpcStatus.NOT_FOUND);
+    expect(decodeMessages(gone.details)).toEqual(['Live stream not found']);
+    expect((await grpcError(streams.LookupPlaybackId({ id: created.playback_ids[0].id }))).code).toBe(GrpcStatus.NOT_FOUND);
   });
 });

@@ -4,12 +4,9 @@ import { DatabaseModule } from '@platform/database';
 import { EventsModule } from '@platform/events';
 import { HealthModule, PlatformConfigModule } from '@platform/grpc';
 import { liveDatabase } from './database-options';
+import { LiveStreamsModule } from './live-streams/live-streams.module';
 import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
 
-/**
- * Live streams are not implemented yet: LiveStreamsService has no controller, so the gRPC
- * server still registers it (from the proto) and answers every method UNIMPLEMENTED.
- */
 @Module({})
 export class AppModule {
   static forRoot(config: PlatformConfig): DynamicModule {
@@ -21,6 +18,7 @@ export class AppModule {
         DatabaseModule.forService(liveDatabase),
         EventsModule.forService({ schema: liveDatabase.schema }),
         TranscriptionVocabulariesModule,
+        LiveStreamsModule,
       ],
     };
   }

@@ -1,11 +1,13 @@
 import { ServiceDatabaseOptions } from '@platform/database';
 import { outboxMigrations } from '@platform/events';
 import { CreateTranscriptionVocabularies1732200000100 } from './migrations/1732200000100-create-transcription-vocabularies';
+import { LivePlaybackIdEntity, LiveStreamEntity, SimulcastTargetEntity } from './live-streams/live-stream.entity';
+import { CreateLiveStreams1732600000100 } from './migrations/1732600000100-create-live-streams';
 import { SCHEMA } from './schema';
 import { TranscriptionVocabularyEntity } from './transcription-vocabularies/transcription-vocabulary.entity';
 
 export const liveDatabase: ServiceDatabaseOptions = {
   schema: SCHEMA,
-  entities: [TranscriptionVocabularyEntity],
-  migrations: [CreateTranscriptionVocabularies1732200000100, ...outboxMigrations(SCHEMA)],
+  entities: [TranscriptionVocabularyEntity, LiveStreamEntity, LivePlaybackIdEntity, SimulcastTargetEntity],
+  migrations: [CreateTranscriptionVocabularies1732200000100, CreateLiveStreams1732600000100, ...outboxMigrations(SCHEMA)],
 };

@@ -8,7 +8,7 @@ import { openDatabase } from '@platform/database';
 import { DomainError, ErrorCode } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
 import { createObjectStore, FsObjectStore, ObjectStore, ResumableWriter } from '@platform/storage';
-import { createTestDatabase, rejection } from '@platform/testing';
+import { createPgliteDatabase, createTestDatabase, rejection } from '@platform/testing';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { UploadCompletion } from './completion/upload-completion.service';
 import { UploadSweeper } from './completion/upload-sweeper';
@@ -38,11 +38,16 @@ function s3Store(): ObjectStore & ResumableWriter {
 }
 
 /** The uploads service against a real Postgres, with each store it runs on (filesystem, and S3 through S3Proxy). */
+type Database = { url: string; drop(): Promise<void> };
+const fsStore = (dataDir: string) => new FsObjectStore(path.join(dataDir, 'objects'));
+
+/** Postgres with each store; and PGlite, whose one session deadlocks any read made outside an open transaction. */
 describe.each([
-  ['filesystem store', (dataDir: string) => new FsObjectStore(path.join(dataDir, 'objects'))],
-  ['S3 store', () => s3Store()],
-])('uploads against Postgres, %s', (_name, makeStore: (dataDir: string) => ObjectStore & ResumableWriter) => {
-  let database: { url: string; drop(): Promise<void> };
+  ['Postgres, filesystem store', () => createTestDatabase('uploads'), fsStore],
+  ['Postgres, S3 store', () => createTestDatabase('uploads'), () => s3Store()],
+  ['PGlite (one shared session), filesystem store', () => createPgliteDatabase(), fsStore],
+])('uploads on %s', (_name, startDatabase: () => Promise<Database>, makeStore: (dataDir: string) => ObjectStore & ResumableWriter) => {
+  let database: Database;
   let config: PlatformConfig;
   let dataSource: DataSource;
   let dataDir: string;
@@ -92,7 +97,7 @@ describe.each([
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase('uploads');
+    database = await startDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uploads-int-'));
     config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', UPLOAD_BASE_URL: 'https://upload.test' }), databaseUrl: database.url, databasePoolSize: 4 };
     dataSource = await openDatabase(config, uploadsDatabase);

@@ -122,6 +122,8 @@ function validInputs(inputs: assets.AssetInput[], ingestType: string, invalid: s
   }
   if (fromUpload) {
     invalid.push('input[0].url: must be omitted for a direct upload (the uploaded file is the main input)');
+  } else if (ingestType === 'live_rtmp' || ingestType === 'live_srt') {
+    invalid.push('input[0].url: must be omitted for a live stream (the stream is the main input)');
   } else if (CLIP_URL.test(url)) {
     later.push('input[0].url: clips from svc://assets/{asset_id} are not implemented yet');
   } else if (!isHttpUrl(url)) {

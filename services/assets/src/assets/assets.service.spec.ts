@@ -120,6 +120,7 @@ describe('AssetsService', () => {
 
     it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
       ['a url on a direct upload', { input: [{ url: URL }], upload_id: 'up3', ingest_type: 'on_demand_direct_upload' }, ['input[0].url: must be omitted for a direct upload (the uploaded file is the main input)']],
+      ['a url on a live stream’s asset', { input: [{ url: URL }], live_stream_id: 'ls1', ingest_type: 'live_rtmp' }, ['input[0].url: must be omitted for a live stream (the stream is the main input)']],
       ['a stored file on a URL asset', { input: [{ url: URL, object_key: 'uploads/x/source' }] }, ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)']],
       ['a stored file outside uploads/', { input: [{ object_key: 'assets/x/hls/master.m3u8' }], upload_id: 'x', ingest_type: 'on_demand_direct_upload' }, ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)']],
     ])('refuses %s', async (_name, fields, messages) => {

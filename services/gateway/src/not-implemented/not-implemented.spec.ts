@@ -14,7 +14,6 @@ describe('routes of services not built yet', () => {
     ['POST', '/video/v1/assets/a1/tracks', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
     ['DELETE', '/video/v1/assets/a1/tracks/t1', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
     ['POST', '/video/v1/assets/a1/tracks/t1/generate-subtitles', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
-    ['POST', '/video/v1/live-streams', 'Live streams are not implemented yet (service: live)'],
     ['POST', '/video/v1/spaces/s1/broadcasts/b1/start', 'Spaces are not implemented yet (service: spaces)'],
     ['PUT', '/video/v1/web-inputs/w1/launch', 'Web inputs are not implemented yet (service: web-inputs)'],
     ['GET', '/video/v1/delivery-usage', 'Delivery usage reports are not implemented yet (service: analytics)'],
@@ -28,10 +27,10 @@ describe('routes of services not built yet', () => {
   });
 
   it('checks credentials and permission first', async () => {
-    expect((await gw.request('GET', '/video/v1/live-streams', { auth: null })).status).toBe(401);
+    expect((await gw.request('GET', '/video/v1/spaces', { auth: null })).status).toBe(401);
     const video = await gw.token(['video:read']);
-    expect((await gw.request('GET', '/video/v1/live-streams', { auth: video })).status).toBe(501);
-    expect((await gw.request('POST', '/video/v1/live-streams', { auth: video, body: {} })).status).toBe(403);
+    expect((await gw.request('GET', '/video/v1/spaces', { auth: video })).status).toBe(501);
+    expect((await gw.request('POST', '/video/v1/spaces', { auth: video, body: {} })).status).toBe(403);
     expect((await gw.request('PUT', '/video/v1/assets/a1/mp4-support', { auth: video, body: {} })).status).toBe(403);
     expect((await gw.request('GET', '/data/v1/video-views', { auth: video })).status).toBe(403);
     const data = await gw.token(['data:read']);

@@ -77,7 +77,8 @@ describe('GET /openapi.json (generated from the controllers and their zod schema
     expect(doc.paths['/video/v1/assets/{ASSET_ID}/mp4-support'].put.responses['501'].description).toBe(
       'MP4 support, master access and asset tracks are not implemented yet (service: assets)',
     );
-    expect(doc.paths['/video/v1/live-streams'].post.responses['501']).toBeDefined();
+    expect(doc.paths['/video/v1/spaces'].post.responses['501']).toBeDefined();
+    expect(doc.paths['/video/v1/live-streams'].post.responses['201']).toBeDefined();
     expect(doc.paths['/data/v1/metrics/{METRIC_ID}/breakdown'].get).toBeDefined();
   });
 

@@ -19,7 +19,9 @@ describe('GET /video/v1/playback-ids/:PLAYBACK_ID (spec 2.5, 4.4)', () => {
 
   it('answers 404 for an unknown or deleted playback id', async () => {
     gw.assets.lookupPlaybackId.mockReturnValue(grpcError(GrpcStatus.NOT_FOUND, ['Playback ID not found']));
+    gw.liveStreams.lookupPlaybackId.mockReturnValue(grpcError(GrpcStatus.NOT_FOUND, ['Playback ID not found']));
     const res = await gw.request('GET', '/video/v1/playback-ids/gone');
+    expect(gw.liveStreams.lookupPlaybackId).toHaveBeenCalledWith({ id: 'gone' });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: { type: 'not_found', messages: ['Playback ID not found'] } });
     expect(res.headers.get('x-should-retry')).toBe('false');

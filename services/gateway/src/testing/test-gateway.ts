@@ -11,6 +11,7 @@ import { hashSecret } from '../access-tokens/secrets';
 import { AppModule } from '../app.module';
 import { ASSETS_CLIENT } from '../assets/assets-client';
 import { UPLOADS_CLIENT } from '../uploads/uploads-client';
+import { LIVE_STREAMS_CLIENT } from '../live-streams/live-streams-client';
 import { HEALTH_CLIENTS, HealthClients } from '../health/health-clients';
 import { PLAYBACK_RESTRICTIONS_CLIENT } from '../playback-restrictions/playback-restrictions.controller';
 import { setupGateway } from '../setup-gateway';
@@ -84,6 +85,26 @@ export class TestGateway {
     'lookupPlaybackId',
   ]);
   readonly uploads = mockClient<uploads.UploadsServiceClient>(['createUpload', 'getUpload', 'listUploads', 'cancelUpload']);
+  readonly liveStreams = mockClient<live.LiveStreamsServiceClient>([
+    'createLiveStream',
+    'getLiveStream',
+    'listLiveStreams',
+    'updateLiveStream',
+    'deleteLiveStream',
+    'resetStreamKey',
+    'completeLiveStream',
+    'disableLiveStream',
+    'enableLiveStream',
+    'updateEmbeddedSubtitles',
+    'updateGeneratedSubtitles',
+    'createPlaybackId',
+    'getPlaybackId',
+    'deletePlaybackId',
+    'lookupPlaybackId',
+    'createSimulcastTarget',
+    'getSimulcastTarget',
+    'deleteSimulcastTarget',
+  ]);
   readonly health = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, { check: jest.fn(() => of({ status: health.HealthCheckResponse_ServingStatus.SERVING })) }]),
   ) as unknown as Record<keyof HealthClients, { check: jest.Mock }>;
@@ -115,6 +136,8 @@ export class TestGateway {
       .useValue(gateway.assets)
       .overrideProvider(UPLOADS_CLIENT)
       .useValue(gateway.uploads)
+      .overrideProvider(LIVE_STREAMS_CLIENT)
+      .useValue(gateway.liveStreams)
       .overrideProvider(HEALTH_CLIENTS)
       .useValue(gateway.health)
       .compile();

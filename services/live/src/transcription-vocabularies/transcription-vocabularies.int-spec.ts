@@ -46,18 +46,26 @@ describe('transcription vocabularies on real Postgres', () => {
     Number(((await dataSource.query(`SELECT count(*) AS n FROM "live"."transcription_vocabularies" WHERE "id" = $1`, [id])) as Array<{ n: string }>)[0].n);
 
   describe('migrations', () => {
-    it('create the table and the outbox in schema "live", recorded once', async () => {
+    it('create the tables and the outbox in schema "live", recorded once', async () => {
       const tables = (await dataSource.query(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'live' ORDER BY table_name`,
       )) as Array<{ table_name: string }>;
-      expect(tables.map((t) => t.table_name)).toEqual(["migrations", "outbox", "processed_events", "transcription_vocabularies"]);
+      expect(tables.map((t) => t.table_name)).toEqual([
+        'live_streams',
+        'migrations',
+        'outbox',
+        'playback_ids',
+        'processed_events',
+        'simulcast_targets',
+        'transcription_vocabularies',
+      ]);
       expect(await dataSource.showMigrations()).toBe(false);
     });
 
     it('are idempotent: opening the database again applies nothing and fails nothing', async () => {
       const applied = async () => ((await dataSource.query(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
       const before = await applied();
-      expect(before).toHaveLength(2);
+      expect(before).toHaveLength(3);
 
       const again = await openDatabase(config(), liveDatabase);
       await again.destroy();

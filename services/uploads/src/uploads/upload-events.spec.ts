@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from '@platform/events';
 import { UploadEntity } from './upload.entity';
-import { newAssetSettingsBody, toUploadEventData, UPLOAD_EVENTS } from './upload-events';
+import { newAssetSettingsBody } from '@platform/proto';
+import { toUploadEventData, UPLOAD_EVENTS } from './upload-events';
 
 const upload = (fields: Partial<UploadEntity> = {}): UploadEntity => ({
   id: 'u1',

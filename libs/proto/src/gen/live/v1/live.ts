@@ -7,6 +7,7 @@
 /* eslint-disable */
 import { GrpcMethod, GrpcStreamMethod } from "@nestjs/microservices";
 import { Observable } from "rxjs";
+import { CreateAssetRequest, PlaybackId, PlaybackIdOwner } from "../../assets/v1/assets";
 import { Empty, IdRequest, PageRequest } from "../../platform/common/v1/common";
 
 export interface TranscriptionVocabulary {
@@ -30,14 +31,144 @@ export interface TranscriptionVocabularyList {
   items: TranscriptionVocabulary[];
 }
 
+export interface EmbeddedSubtitle {
+  name?: string | undefined;
+  passthrough?:
+    | string
+    | undefined;
+  /** BCP 47; default `en`. */
+  language_code?:
+    | string
+    | undefined;
+  /** `cc1`..`cc4`; default `cc1`. */
+  language_channel?: string | undefined;
+}
+
+export interface GeneratedSubtitle {
+  name?: string | undefined;
+  passthrough?:
+    | string
+    | undefined;
+  /** `en` or `en-US`; default `en`. */
+  language_code?: string | undefined;
+  transcription_vocabulary_ids: string[];
+}
+
+export interface SimulcastTarget {
+  id: string;
+  passthrough?:
+    | string
+    | undefined;
+  /** `idle`, `starting`, `broadcasting`, `errored`. */
+  status: string;
+  stream_key?: string | undefined;
+  url: string;
+  /** `normal` or `fatal`; only when errored. */
+  error_severity?: string | undefined;
+}
+
+export interface SimulcastTargetInput {
+  passthrough?: string | undefined;
+  stream_key?: string | undefined;
+  url: string;
+}
+
 export interface LiveStream {
   id: string;
-  status: string;
   created_at: number;
+  stream_key: string;
+  srt_passphrase: string;
+  /** `rtmp` or `srt`, only while active. */
+  active_ingest_protocol?: string | undefined;
+  active_asset_id?: string | undefined;
+  recent_asset_ids: string[];
+  /** `active`, `idle`, `disabled`. */
+  status: string;
+  playback_ids: PlaybackId[];
+  new_asset_settings?: CreateAssetRequest | undefined;
+  passthrough?: string | undefined;
+  audio_only: boolean;
+  embedded_subtitles: EmbeddedSubtitle[];
+  generated_subtitles: GeneratedSubtitle[];
+  reconnect_window: number;
+  use_slate_for_standard_latency: boolean;
+  reconnect_slate_url?:
+    | string
+    | undefined;
+  /** `low`, `reduced`, `standard`. */
+  latency_mode: string;
+  simulcast_targets: SimulcastTarget[];
+  test: boolean;
+  max_continuous_duration: number;
 }
 
 export interface LiveStreamList {
   items: LiveStream[];
+}
+
+export interface CreateLiveStreamRequest {
+  playback_policy: string[];
+  new_asset_settings?: CreateAssetRequest | undefined;
+  reconnect_window?: number | undefined;
+  use_slate_for_standard_latency?: boolean | undefined;
+  reconnect_slate_url?: string | undefined;
+  passthrough?: string | undefined;
+  audio_only?: boolean | undefined;
+  embedded_subtitles: EmbeddedSubtitle[];
+  generated_subtitles: GeneratedSubtitle[];
+  reduced_latency?: boolean | undefined;
+  latency_mode?: string | undefined;
+  test?: boolean | undefined;
+  simulcast_targets: SimulcastTargetInput[];
+  max_continuous_duration?: number | undefined;
+}
+
+export interface ListLiveStreamsRequest {
+  limit: number;
+  page: number;
+  stream_key?: string | undefined;
+  status?: string | undefined;
+}
+
+/** PATCH: only these fields; absent fields keep their value; an empty reconnect_slate_url clears it. */
+export interface UpdateLiveStreamRequest {
+  id: string;
+  passthrough?: string | undefined;
+  latency_mode?: string | undefined;
+  reconnect_window?: number | undefined;
+  use_slate_for_standard_latency?: boolean | undefined;
+  reconnect_slate_url?: string | undefined;
+  max_continuous_duration?: number | undefined;
+}
+
+export interface UpdateEmbeddedSubtitlesRequest {
+  id: string;
+  embedded_subtitles: EmbeddedSubtitle[];
+}
+
+export interface UpdateGeneratedSubtitlesRequest {
+  id: string;
+  generated_subtitles: GeneratedSubtitle[];
+}
+
+export interface CreateLiveStreamPlaybackIdRequest {
+  live_stream_id: string;
+  policy: string;
+}
+
+export interface LiveStreamPlaybackIdRequest {
+  live_stream_id: string;
+  playback_id: string;
+}
+
+export interface CreateSimulcastTargetRequest {
+  live_stream_id: string;
+  target: SimulcastTargetInput | undefined;
+}
+
+export interface SimulcastTargetRequest {
+  live_stream_id: string;
+  simulcast_target_id: string;
 }
 
 /** Transcription vocabularies (spec 2.8, 4.8): phrase lists for generated live subtitles. */
@@ -101,29 +232,138 @@ export function TranscriptionVocabulariesServiceControllerMethods() {
 
 export const TRANSCRIPTION_VOCABULARIES_SERVICE_NAME = "TranscriptionVocabulariesService";
 
-/** Live streams (spec 2.3, 4.3): not implemented yet; every method answers UNIMPLEMENTED. */
+/**
+ * Live streams (spec 2.3, 4.3): the resource, its playback ids and simulcast targets. Ingest
+ * (RTMP/SRT), live HLS and recording come with the live-ingest work.
+ */
 
 export interface LiveStreamsServiceClient {
+  createLiveStream(request: CreateLiveStreamRequest): Observable<LiveStream>;
+
   getLiveStream(request: IdRequest): Observable<LiveStream>;
 
-  listLiveStreams(request: PageRequest): Observable<LiveStreamList>;
+  listLiveStreams(request: ListLiveStreamsRequest): Observable<LiveStreamList>;
+
+  updateLiveStream(request: UpdateLiveStreamRequest): Observable<LiveStream>;
 
   deleteLiveStream(request: IdRequest): Observable<Empty>;
+
+  /** The old key stops working at once. */
+
+  resetStreamKey(request: IdRequest): Observable<LiveStream>;
+
+  completeLiveStream(request: IdRequest): Observable<Empty>;
+
+  disableLiveStream(request: IdRequest): Observable<Empty>;
+
+  enableLiveStream(request: IdRequest): Observable<Empty>;
+
+  updateEmbeddedSubtitles(request: UpdateEmbeddedSubtitlesRequest): Observable<LiveStream>;
+
+  updateGeneratedSubtitles(request: UpdateGeneratedSubtitlesRequest): Observable<LiveStream>;
+
+  createPlaybackId(request: CreateLiveStreamPlaybackIdRequest): Observable<PlaybackId>;
+
+  getPlaybackId(request: LiveStreamPlaybackIdRequest): Observable<PlaybackId>;
+
+  deletePlaybackId(request: LiveStreamPlaybackIdRequest): Observable<Empty>;
+
+  /** GET /video/v1/playback-ids/{id} for a live stream's id (the gateway asks assets and live). */
+
+  lookupPlaybackId(request: IdRequest): Observable<PlaybackIdOwner>;
+
+  /** FAILED_PRECONDITION unless the stream is idle. */
+
+  createSimulcastTarget(request: CreateSimulcastTargetRequest): Observable<SimulcastTarget>;
+
+  getSimulcastTarget(request: SimulcastTargetRequest): Observable<SimulcastTarget>;
+
+  deleteSimulcastTarget(request: SimulcastTargetRequest): Observable<Empty>;
 }
 
-/** Live streams (spec 2.3, 4.3): not implemented yet; every method answers UNIMPLEMENTED. */
+/**
+ * Live streams (spec 2.3, 4.3): the resource, its playback ids and simulcast targets. Ingest
+ * (RTMP/SRT), live HLS and recording come with the live-ingest work.
+ */
 
 export interface LiveStreamsServiceController {
+  createLiveStream(request: CreateLiveStreamRequest): Promise<LiveStream> | Observable<LiveStream> | LiveStream;
+
   getLiveStream(request: IdRequest): Promise<LiveStream> | Observable<LiveStream> | LiveStream;
 
-  listLiveStreams(request: PageRequest): Promise<LiveStreamList> | Observable<LiveStreamList> | LiveStreamList;
+  listLiveStreams(
+    request: ListLiveStreamsRequest,
+  ): Promise<LiveStreamList> | Observable<LiveStreamList> | LiveStreamList;
+
+  updateLiveStream(request: UpdateLiveStreamRequest): Promise<LiveStream> | Observable<LiveStream> | LiveStream;
 
   deleteLiveStream(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  /** The old key stops working at once. */
+
+  resetStreamKey(request: IdRequest): Promise<LiveStream> | Observable<LiveStream> | LiveStream;
+
+  completeLiveStream(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  disableLiveStream(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  enableLiveStream(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  updateEmbeddedSubtitles(
+    request: UpdateEmbeddedSubtitlesRequest,
+  ): Promise<LiveStream> | Observable<LiveStream> | LiveStream;
+
+  updateGeneratedSubtitles(
+    request: UpdateGeneratedSubtitlesRequest,
+  ): Promise<LiveStream> | Observable<LiveStream> | LiveStream;
+
+  createPlaybackId(
+    request: CreateLiveStreamPlaybackIdRequest,
+  ): Promise<PlaybackId> | Observable<PlaybackId> | PlaybackId;
+
+  getPlaybackId(request: LiveStreamPlaybackIdRequest): Promise<PlaybackId> | Observable<PlaybackId> | PlaybackId;
+
+  deletePlaybackId(request: LiveStreamPlaybackIdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  /** GET /video/v1/playback-ids/{id} for a live stream's id (the gateway asks assets and live). */
+
+  lookupPlaybackId(request: IdRequest): Promise<PlaybackIdOwner> | Observable<PlaybackIdOwner> | PlaybackIdOwner;
+
+  /** FAILED_PRECONDITION unless the stream is idle. */
+
+  createSimulcastTarget(
+    request: CreateSimulcastTargetRequest,
+  ): Promise<SimulcastTarget> | Observable<SimulcastTarget> | SimulcastTarget;
+
+  getSimulcastTarget(
+    request: SimulcastTargetRequest,
+  ): Promise<SimulcastTarget> | Observable<SimulcastTarget> | SimulcastTarget;
+
+  deleteSimulcastTarget(request: SimulcastTargetRequest): Promise<Empty> | Observable<Empty> | Empty;
 }
 
 export function LiveStreamsServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getLiveStream", "listLiveStreams", "deleteLiveStream"];
+    const grpcMethods: string[] = [
+      "createLiveStream",
+      "getLiveStream",
+      "listLiveStreams",
+      "updateLiveStream",
+      "deleteLiveStream",
+      "resetStreamKey",
+      "completeLiveStream",
+      "disableLiveStream",
+      "enableLiveStream",
+      "updateEmbeddedSubtitles",
+      "updateGeneratedSubtitles",
+      "createPlaybackId",
+      "getPlaybackId",
+      "deletePlaybackId",
+      "lookupPlaybackId",
+      "createSimulcastTarget",
+      "getSimulcastTarget",
+      "deleteSimulcastTarget",
+    ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("LiveStreamsService", method)(constructor.prototype[method], method, descriptor);

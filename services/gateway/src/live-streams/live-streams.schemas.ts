@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { assetSettingsObject, playbackIdSchema } from '../assets/assets.schemas';
+import { pagingQuery } from '../validation/paging';
+import { dataOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
+
+export const LATENCY_MODES = ['low', 'reduced', 'standard'] as const;
+const passthrough = z.string().max(PASSTHROUGH_MAX);
+const rtmpUrl = z
+  .string()
+  .refine((v) => URL.canParse(v) && ['rtmp:', 'rtmps:'].includes(new URL(v).protocol), 'must be an rtmp:// or rtmps:// URL')
+  .meta({ description: 'RTMP URL of the service, application included (rtmp://live.example.com/app)' });
+const httpUrl = z.string().refine((v) => v === '' || (URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol)), 'must be an http or https URL');
+
+export const embeddedSubtitleSchema = z
+  .object({
+    name: z.string().optional(),
+    passthrough: passthrough.optional(),
+    language_code: z.string().optional().meta({ description: 'BCP 47; default en' }),
+    language_channel: z.enum(['cc1', 'cc2', 'cc3', 'cc4']).optional().meta({ description: 'CEA-608 channel; default cc1' }),
+  })
+  .strict();
+
+export const generatedSubtitleSchema = z
+  .object({
+    name: z.string().optional(),
+    passthrough: passthrough.optional(),
+    language_code: z.enum(['en', 'en-US']).optional().meta({ description: 'Default en' }),
+    transcription_vocabulary_ids: z.array(z.string()).optional(),
+  })
+  .strict();
+
+export const simulcastTargetInputSchema = z
+  .object({ passthrough: passthrough.optional(), stream_key: z.string().optional(), url: rtmpUrl })
+  .strict();
+
+/** new_asset_settings of a live stream: asset settings whose main input has no url (the stream is it). */
+export const liveAssetSettingsBody = assetSettingsObject.superRefine((body, ctx) => {
+  const given = body.inputs ?? body.input;
+  const field = body.inputs !== undefined ? 'inputs' : 'input';
+  if (typeof given === 'string' || (Array.isArray(given) && given[0]?.url !== undefined)) {
+    ctx.addIssue({ code: 'custom', path: typeof given === 'string' ? [field] : [field, 0, 'url'], message: 'must be omitted for a live stream (the stream is the main input)' });
+  }
+});
+
+const playbackPolicy = z.enum(['public', 'signed']);
+const reconnectWindow = z.number().min(0).max(1800).meta({ description: 'Seconds, 0 to 1800; default 60 (standard latency) or 0 (reduced, low)' });
+const maxContinuous = z.int().min(60).max(43200).meta({ description: 'Seconds, 60 to 43200; default 43200' });
+
+/** POST /video/v1/live-streams (spec 4.3). */
+export const createLiveStreamBody = z
+  .object({
+    playback_policy: z.union([z.array(playbackPolicy), playbackPolicy]).optional(),
+    playback_policies: z.union([z.array(playbackPolicy), playbackPolicy]).optional(),
+    new_asset_settings: liveAssetSettingsBody.optional(),
+    reconnect_window: reconnectWindow.optional(),
+    use_slate_for_standard_latency: z.boolean().optional(),
+    reconnect_slate_url: httpUrl.optional(),
+    passthrough: passthrough.optional(),
+    audio_only: z.boolean().optional(),
+    embedded_subtitles: z.array(embeddedSubtitleSchema).optional(),
+    generated_subtitles: z.array(generatedSubtitleSchema).max(1).optional(),
+    reduced_latency: z.boolean().optional().meta({ description: 'Deprecated: use latency_mode' }),
+    latency_mode: z.enum(LATENCY_MODES).optional().meta({ description: 'Default standard' }),
+    test: z.boolean().optional(),
+    simulcast_targets: z.array(simulcastTargetInputSchema).optional(),
+    max_continuous_duration: maxContinuous.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.playback_policy !== undefined && body.playback_policies !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['playback_policies'], message: 'give playback_policy or playback_policies, not both' });
+    }
+  });
+
+/** PATCH: the spec's subset; an empty reconnect_slate_url clears it, an empty passthrough too. */
+export const updateLiveStreamBody = z
+  .object({
+    passthrough: passthrough.optional(),
+    latency_mode: z.enum(LATENCY_MODES).optional(),
+    reconnect_window: reconnectWindow.optional(),
+    use_slate_for_standard_latency: z.boolean().optional(),
+    reconnect_slate_url: httpUrl.optional(),
+    max_continuous_duration: maxContinuous.optional(),
+  })
+  .strict();
+
+export const embeddedSubtitlesBody = z.object({ embedded_subtitles: z.array(embeddedSubtitleSchema) }).strict();
+export const generatedSubtitlesBody = z.object({ generated_subtitles: z.array(generatedSubtitleSchema).max(1) }).strict();
+
+export const liveStreamListQuery = pagingQuery().extend({
+  stream_key: z.string().optional().meta({ description: 'Only the stream with this key' }),
+  status: z.enum(['active', 'idle', 'disabled']).optional(),
+});
+
+export const simulcastTargetSchema = z.object({
+  id: z.string(),
+  passthrough: z.string().optional(),
+  status: z.enum(['idle', 'starting', 'broadcasting', 'errored']),
+  stream_key: z.string().optional(),
+  url: z.string(),
+  error_severity: z.enum(['normal', 'fatal']).optional(),
+});
+
+export const liveStreamSchema = z.object({
+  id: z.string(),
+  created_at: unixSecondsSchema,
+  stream_key: z.string().meta({ description: 'A credential: whoever holds it can stream' }),
+  srt_passphrase: z.string(),
+  status: z.enum(['active', 'idle', 'disabled']),
+  active_ingest_protocol: z.enum(['rtmp', 'srt']).optional(),
+  active_asset_id: z.string().optional(),
+  recent_asset_ids: z.array(z.string()).optional(),
+  playback_ids: z.array(playbackIdSchema).optional(),
+  new_asset_settings: z.record(z.string(), z.unknown()).optional(),
+  passthrough: z.string().optional(),
+  audio_only: z.literal(true).optional(),
+  embedded_subtitles: z.array(embeddedSubtitleSchema).optional(),
+  generated_subtitles: z.array(generatedSubtitleSchema).optional(),
+  reconnect_window: z.number(),
+  use_slate_for_standard_latency: z.literal(true).optional(),
+  reconnect_slate_url: z.string().optional(),
+  latency_mode: z.enum(LATENCY_MODES),
+  reduced_latency: z.boolean(),
+  simulcast_targets: z.array(simulcastTargetSchema).optional(),
+  test: z.literal(true).optional(),
+  max_continuous_duration: z.int(),
+});
+
+export const liveStreamResponse = dataOf(liveStreamSchema);
+export const liveStreamListResponse = z.object({ data: z.array(liveStreamSchema) });
+export const simulcastTargetResponse = dataOf(simulcastTargetSchema);
+export const emptyDataResponse = z.object({ data: z.object({}) });
+
+export type CreateLiveStreamBody = z.output<typeof createLiveStreamBody>;
+export type UpdateLiveStreamBody = z.output<typeof updateLiveStreamBody>;
+export type LiveStreamListQuery = z.output<typeof liveStreamListQuery>;
+export type LiveStreamBody = z.infer<typeof liveStreamSchema>;
+export type SimulcastTargetBody = z.infer<typeof simulcastTargetSchema>;
+export type SimulcastTargetInputBody = z.output<typeof simulcastTargetInputSchema>;

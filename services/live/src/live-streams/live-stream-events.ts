@@ -1,0 +1,26 @@
+import { Emit } from '@platform/events';
+import { SimulcastTargetEntity } from './live-stream.entity';
+import { toLiveStreamEventData, toSimulcastTargetMessage } from './live-stream.mapper';
+import { LiveStreamRecord } from './live-stream.repository';
+
+/** Every live-stream event this service publishes so far (each in EVENT_TYPES of @platform/events). */
+export const LIVE_STREAM_EVENTS = {
+  created: 'video.live_stream.created',
+  updated: 'video.live_stream.updated',
+  enabled: 'video.live_stream.enabled',
+  disabled: 'video.live_stream.disabled',
+  deleted: 'video.live_stream.deleted',
+  targetCreated: 'video.live_stream.simulcast_target.created',
+  targetDeleted: 'video.live_stream.simulcast_target.deleted',
+} as const;
+
+export type LiveStreamEventType = (typeof LIVE_STREAM_EVENTS)[keyof typeof LIVE_STREAM_EVENTS];
+
+export function emitLiveStreamEvent(emit: Emit, type: LiveStreamEventType, record: LiveStreamRecord): void {
+  emit({ type, object: { type: 'live', id: record.stream.id }, data: toLiveStreamEventData(record) });
+}
+
+/** Mux's simulcast-target events name the target and carry the stream's id in data. */
+export function emitTargetEvent(emit: Emit, type: LiveStreamEventType, target: SimulcastTargetEntity): void {
+  emit({ type, object: { type: 'simulcast_target', id: target.id }, data: { ...toSimulcastTargetMessage(target), live_stream_id: target.liveStreamId } });
+}

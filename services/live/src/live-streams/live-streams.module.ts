@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { ClientGrpc, ClientsModule } from '@nestjs/microservices';
+import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
+import { grpcClientOptions } from '@platform/grpc';
+import { assets } from '@platform/proto';
+import { TranscriptionVocabulariesModule } from '../transcription-vocabularies/transcription-vocabularies.module';
+import { ASSETS_GRPC_CLIENT, ASSETS_PORT, GrpcAssets } from './assets-port';
+import { LiveStreamPlaybackIdsService } from './live-stream-playback-ids.service';
+import { LiveStreamRepository } from './live-stream.repository';
+import { LiveStreamsGrpcController } from './live-streams.grpc-controller';
+import { LiveStreamsService } from './live-streams.service';
+import { SimulcastTargetsService } from './simulcast-targets.service';
+
+const ASSETS_GRPC = 'grpc-client:assets';
+
+/** LiveStreamsService of the proto: live streams, their playback ids and simulcast targets. */
+@Module({
+  imports: [
+    TranscriptionVocabulariesModule,
+    // the channel connects on first use, so the assets service may start later
+    ClientsModule.registerAsync([{ name: ASSETS_GRPC, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => grpcClientOptions('assets', config) }]),
+  ],
+  controllers: [LiveStreamsGrpcController],
+  providers: [
+    LiveStreamsService,
+    LiveStreamPlaybackIdsService,
+    SimulcastTargetsService,
+    LiveStreamRepository,
+    {
+      provide: ASSETS_GRPC_CLIENT,
+      inject: [ASSETS_GRPC],
+      useFactory: (client: ClientGrpc) => client.getService<assets.AssetsServiceClient>(assets.ASSETS_SERVICE_NAME),
+    },
+    { provide: ASSETS_PORT, useClass: GrpcAssets },
+  ],
+  exports: [LiveStreamsService, LiveStreamRepository],
+})
+export class LiveStreamsModule {}

@@ -1,0 +1,239 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError } from '@platform/errors';
+import { UnitOfWork } from '@platform/events';
+import { newId } from '@platform/ids';
+import { assets, live } from '@platform/proto';
+import { TranscriptionVocabulariesService } from '../transcription-vocabularies/transcription-vocabularies.service';
+import { ASSETS_PORT, AssetsPort } from './assets-port';
+import { LiveStreamEntity, LiveStreamStatus, SimulcastTargetEntity } from './live-stream.entity';
+import { emitLiveStreamEvent, LIVE_STREAM_EVENTS, LiveStreamEventType } from './live-stream-events';
+import { toLiveStreamMessage } from './live-stream.mapper';
+import { LiveStreamChanges, LiveStreamRecord, LiveStreamRepository } from './live-stream.repository';
+import {
+  checkMaxContinuousDuration,
+  checkPassthrough,
+  checkPlaybackPolicies,
+  checkReconnectWindow,
+  checkSimulcastTarget,
+  checkSlateUrl,
+  defaultReconnectWindow,
+  latencyModeOf,
+  MAX_CONTINUOUS_MAX,
+  throwIfInvalid,
+  validEmbeddedSubtitles,
+  validGeneratedSubtitles,
+} from './live-stream-settings';
+
+export const DEFAULT_LIMIT = 25;
+const STATUSES: readonly LiveStreamStatus[] = ['active', 'idle', 'disabled'];
+
+/** A stream key: a credential, 128 random bits, in the shape of Mux's (a UUID). */
+export const newStreamKey = (): string => randomUUID();
+const newSrtPassphrase = (): string => randomBytes(24).toString('base64url');
+
+/**
+ * Live streams as the gateway sees them (spec 2.3, 4.3). Every change writes its event with it
+ * (outbox). The gateway validates first; the rules are checked again here.
+ */
+@Injectable()
+export class LiveStreamsService {
+  constructor(
+    @Inject(LiveStreamRepository) private readonly streams: LiveStreamRepository,
+    @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
+    @Inject(ASSETS_PORT) private readonly assets: AssetsPort,
+    @Inject(TranscriptionVocabulariesService) private readonly vocabularies: TranscriptionVocabulariesService,
+  ) {}
+
+  async create(r: live.CreateLiveStreamRequest): Promise<live.LiveStream> {
+    const invalid: string[] = [];
+    const latencyMode = latencyModeOf(r.latency_mode, r.reduced_latency, invalid);
+    checkPlaybackPolicies(r.playback_policy ?? [], invalid);
+    checkReconnectWindow(r.reconnect_window, invalid);
+    checkMaxContinuousDuration(r.max_continuous_duration, invalid);
+    checkPassthrough('passthrough', r.passthrough, invalid);
+    checkSlateUrl(r.reconnect_slate_url, invalid);
+    const embedded = validEmbeddedSubtitles(r.embedded_subtitles ?? [], invalid);
+    const generated = validGeneratedSubtitles(r.generated_subtitles ?? [], invalid);
+    (r.simulcast_targets ?? []).forEach((t, i) => checkSimulcastTarget(t, `simulcast_targets[${i}]`, invalid));
+    throwIfInvalid(invalid);
+    await this.checkVocabularies(generated);
+    const id = newId();
+    const settings = r.new_asset_settings ? (JSON.parse(JSON.stringify(r.new_asset_settings)) as assets.CreateAssetRequest) : null;
+    if (settings) await this.checkAssetSettings(id, settings, r.test === true);
+
+    const now = new Date();
+    const stream: LiveStreamEntity = {
+      id,
+      streamKey: newStreamKey(),
+      srtPassphrase: newSrtPassphrase(),
+      status: 'idle',
+      activeIngestProtocol: null,
+      activeAssetId: null,
+      recentAssetIds: [],
+      newAssetSettings: settings,
+      passthrough: r.passthrough === undefined || r.passthrough === '' ? null : r.passthrough,
+      audioOnly: r.audio_only === true,
+      embeddedSubtitles: embedded,
+      generatedSubtitles: generated,
+      reconnectWindow: r.reconnect_window ?? defaultReconnectWindow(latencyMode),
+      useSlateForStandardLatency: r.use_slate_for_standard_latency === true,
+      reconnectSlateUrl: r.reconnect_slate_url ? r.reconnect_slate_url : null,
+      latencyMode,
+      test: r.test === true,
+      maxContinuousDuration: r.max_continuous_duration ?? MAX_CONTINUOUS_MAX,
+      createdAt: now,
+      updatedAt: null,
+    };
+    const record: LiveStreamRecord = {
+      stream,
+      playbackIds: (r.playback_policy ?? []).map((policy, i) => ({ id: newId(), liveStreamId: id, policy: policy as 'public' | 'signed', createdAt: new Date(now.getTime() + i) })),
+      targets: (r.simulcast_targets ?? []).map((t, i) => newTarget(id, t, new Date(now.getTime() + i))),
+    };
+    await this.unitOfWork.run(async (manager, emit) => {
+      await this.streams.insert(manager, record);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.created, record);
+    });
+    return toLiveStreamMessage(record);
+  }
+
+  async get(id: string): Promise<live.LiveStream> {
+    const stream = await this.streams.findById(id);
+    if (!stream) throw notFound();
+    return toLiveStreamMessage(await this.streams.record(stream));
+  }
+
+  async list(r: live.ListLiveStreamsRequest): Promise<live.LiveStreamList> {
+    const limit = r.limit > 0 ? r.limit : DEFAULT_LIMIT;
+    const page = r.page > 0 ? r.page : 1;
+    if (r.status !== undefined && !STATUSES.includes(r.status as LiveStreamStatus)) throw DomainError.invalid('status: must be one of "active", "idle", "disabled"');
+    const streams = await this.streams.list({ limit, offset: (page - 1) * limit, streamKey: r.stream_key, status: r.status as LiveStreamStatus | undefined });
+    return { items: await Promise.all(streams.map(async (s) => toLiveStreamMessage(await this.streams.record(s)))) };
+  }
+
+  /** PATCH: passthrough (empty clears), latency_mode, reconnect_window, slate settings, max_continuous_duration. */
+  async update(r: live.UpdateLiveStreamRequest): Promise<live.LiveStream> {
+    const invalid: string[] = [];
+    if (r.latency_mode !== undefined) latencyModeOf(r.latency_mode, undefined, invalid);
+    checkReconnectWindow(r.reconnect_window, invalid);
+    checkMaxContinuousDuration(r.max_continuous_duration, invalid);
+    checkPassthrough('passthrough', r.passthrough, invalid);
+    checkSlateUrl(r.reconnect_slate_url, invalid);
+    throwIfInvalid(invalid);
+    const changes: LiveStreamChanges = {
+      ...(r.passthrough !== undefined ? { passthrough: r.passthrough === '' ? null : r.passthrough } : {}),
+      ...(r.latency_mode !== undefined ? { latencyMode: r.latency_mode as LiveStreamEntity['latencyMode'] } : {}),
+      ...(r.reconnect_window !== undefined ? { reconnectWindow: r.reconnect_window } : {}),
+      ...(r.use_slate_for_standard_latency !== undefined ? { useSlateForStandardLatency: r.use_slate_for_standard_latency } : {}),
+      ...(r.reconnect_slate_url !== undefined ? { reconnectSlateUrl: r.reconnect_slate_url === '' ? null : r.reconnect_slate_url } : {}),
+      ...(r.max_continuous_duration !== undefined ? { maxContinuousDuration: r.max_continuous_duration } : {}),
+    };
+    return this.change(r.id, LIVE_STREAM_EVENTS.updated, () => changes);
+  }
+
+  async updateEmbeddedSubtitles(r: live.UpdateEmbeddedSubtitlesRequest): Promise<live.LiveStream> {
+    const invalid: string[] = [];
+    const embeddedSubtitles = validEmbeddedSubtitles(r.embedded_subtitles ?? [], invalid);
+    throwIfInvalid(invalid);
+    return this.change(r.id, LIVE_STREAM_EVENTS.updated, () => ({ embeddedSubtitles }));
+  }
+
+  /** At most one item; an empty list removes generated subtitles. */
+  async updateGeneratedSubtitles(r: live.UpdateGeneratedSubtitlesRequest): Promise<live.LiveStream> {
+    const invalid: string[] = [];
+    const generatedSubtitles = validGeneratedSubtitles(r.generated_subtitles ?? [], invalid);
+    throwIfInvalid(invalid);
+    await this.checkVocabularies(generatedSubtitles);
+    return this.change(r.id, LIVE_STREAM_EVENTS.updated, () => ({ generatedSubtitles }));
+  }
+
+  /** A new key; the old one is refused at once (the ingest looks keys up on every connect). */
+  async resetStreamKey(id: string): Promise<live.LiveStream> {
+    return this.change(id, LIVE_STREAM_EVENTS.updated, () => ({ streamKey: newStreamKey() }));
+  }
+
+  /** `disabled`: the ingest refuses the key until enabled (an active session is ended by the ingest). */
+  async disable(id: string): Promise<void> {
+    await this.change(id, LIVE_STREAM_EVENTS.disabled, (s) => (s.status === 'disabled' ? undefined : { status: 'disabled', activeIngestProtocol: null }));
+  }
+
+  /** `disabled` → `idle` (the encoder may connect again); any other status is left as it is. */
+  async enable(id: string): Promise<void> {
+    await this.change(id, LIVE_STREAM_EVENTS.enabled, (s) => (s.status === 'disabled' ? { status: 'idle' } : undefined));
+  }
+
+  /**
+   * Ends the recording now. Without an encoder session (the only case until live ingest lands) there
+   * is nothing to end: the stream is checked to exist and left as it is.
+   */
+  async complete(id: string): Promise<void> {
+    if (!(await this.streams.findById(id))) throw notFound();
+  }
+
+  /** Deletes the stream with its playback ids (they stop resolving at once) and simulcast targets. */
+  async delete(id: string): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream) throw notFound();
+      const record = await this.streams.record(stream, manager);
+      await this.streams.delete(manager, id);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.deleted, record);
+    });
+  }
+
+  /** One change under the stream's lock, with its event; `changes` giving undefined changes nothing (no event). */
+  private change(id: string, event: LiveStreamEventType, changes: (stream: LiveStreamEntity) => LiveStreamChanges | undefined): Promise<live.LiveStream> {
+    return this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream) throw notFound();
+      const wanted = changes(stream);
+      if (!wanted) return toLiveStreamMessage(await this.streams.record(stream, manager));
+      const updated = await this.streams.update(manager, id, { ...wanted, updatedAt: new Date() });
+      const record = await this.streams.record(updated, manager);
+      emitLiveStreamEvent(emit, event, record);
+      return toLiveStreamMessage(record);
+    });
+  }
+
+  private async checkVocabularies(generated: live.GeneratedSubtitle[]): Promise<void> {
+    const missing: string[] = [];
+    for (const [i, item] of generated.entries()) {
+      for (const vocabularyId of item.transcription_vocabulary_ids) {
+        try {
+          await this.vocabularies.get(vocabularyId);
+        } catch (err) {
+          if (err instanceof DomainError && err.code === 'NOT_FOUND') missing.push(`generated_subtitles[${i}].transcription_vocabulary_ids: no transcription vocabulary ${vocabularyId}`);
+          else throw err;
+        }
+      }
+    }
+    throwIfInvalid(missing);
+  }
+
+  private async checkAssetSettings(id: string, settings: assets.CreateAssetRequest, test: boolean): Promise<void> {
+    try {
+      await this.assets.checkSettings({ ...settings, input: [...(settings.input ?? [])], playback_policy: [...(settings.playback_policy ?? [])], live_stream_id: id, ingest_type: 'live_rtmp', test: test || settings.test === true });
+    } catch (err) {
+      if (err instanceof DomainError) throw new DomainError(err.code, err.messages.map((m) => `new_asset_settings.${m}`));
+      throw err;
+    }
+  }
+}
+
+export function newTarget(liveStreamId: string, t: live.SimulcastTargetInput, createdAt: Date): SimulcastTargetEntity {
+  return {
+    id: newId(),
+    liveStreamId,
+    passthrough: t.passthrough === undefined || t.passthrough === '' ? null : t.passthrough,
+    status: 'idle',
+    streamKey: t.stream_key === undefined || t.stream_key === '' ? null : t.stream_key,
+    url: t.url,
+    errorSeverity: null,
+    createdAt,
+  };
+}
+
+export function notFound(): DomainError {
+  return DomainError.notFound('Live stream');
+}
+

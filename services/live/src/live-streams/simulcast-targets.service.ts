@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError } from '@platform/errors';
+import { UnitOfWork } from '@platform/events';
+import { live } from '@platform/proto';
+import { emitLiveStreamEvent, emitTargetEvent, LIVE_STREAM_EVENTS } from './live-stream-events';
+import { toSimulcastTargetMessage } from './live-stream.mapper';
+import { LiveStreamRepository } from './live-stream.repository';
+import { checkSimulcastTarget, throwIfInvalid } from './live-stream-settings';
+import { newTarget, notFound as streamNotFound } from './live-streams.service';
+
+/** Simulcast targets (spec 2.3, 4.3): created and deleted only while the stream is `idle` (spec 3). */
+@Injectable()
+export class SimulcastTargetsService {
+  constructor(
+    @Inject(LiveStreamRepository) private readonly streams: LiveStreamRepository,
+    @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  async create(r: live.CreateSimulcastTargetRequest): Promise<live.SimulcastTarget> {
+    const invalid: string[] = [];
+    checkSimulcastTarget(r.target, 'simulcast_target', invalid);
+    throwIfInvalid(invalid.map((m) => m.replace(/^simulcast_target\./, '')));
+    return this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, r.live_stream_id);
+      if (!stream) throw streamNotFound();
+      if (stream.status !== 'idle') throw DomainError.precondition(`Simulcast targets can be added only while the live stream is idle; it is ${stream.status}`);
+      const now = new Date();
+      const target = newTarget(stream.id, r.target!, now);
+      await this.streams.insertTarget(manager, target);
+      const updated = await this.streams.update(manager, stream.id, { updatedAt: now });
+      emitTargetEvent(emit, LIVE_STREAM_EVENTS.targetCreated, target);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.updated, await this.streams.record(updated, manager));
+      return toSimulcastTargetMessage(target);
+    });
+  }
+
+  async get(r: live.SimulcastTargetRequest): Promise<live.SimulcastTarget> {
+    const target = await this.streams.findTarget(r.live_stream_id, r.simulcast_target_id);
+    if (!target) throw (await this.streams.findById(r.live_stream_id)) ? notFound() : streamNotFound();
+    return toSimulcastTargetMessage(target);
+  }
+
+  async delete(r: live.SimulcastTargetRequest): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, r.live_stream_id);
+      if (!stream) throw streamNotFound();
+      const target = await this.streams.findTarget(r.live_stream_id, r.simulcast_target_id, manager);
+      if (!target) throw notFound();
+      if (stream.status !== 'idle') throw DomainError.precondition(`Simulcast targets can be deleted only while the live stream is idle; it is ${stream.status}`);
+      await this.streams.deleteTarget(manager, stream.id, target.id);
+      const updated = await this.streams.update(manager, stream.id, { updatedAt: new Date() });
+      emitTargetEvent(emit, LIVE_STREAM_EVENTS.targetDeleted, target);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.updated, await this.streams.record(updated, manager));
+    });
+  }
+}
+
+function notFound(): DomainError {
+  return DomainError.notFound('Simulcast target');
+}
