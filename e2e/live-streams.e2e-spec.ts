@@ -86,6 +86,16 @@ describe('live streams', () => {
     expect(generated.generated_subtitles).toEqual([{ name: 'English', language_code: 'en', transcription_vocabulary_ids: [vocabulary.id] }]);
     const embedded = await mux.video.liveStreams.updateEmbeddedSubtitles(stream.id, { embedded_subtitles: [{ name: 'CC', language_channel: 'cc2' }] });
     expect(embedded.embedded_subtitles).toEqual([{ name: 'CC', language_code: 'en', language_channel: 'cc2' }]);
+
+    // a deleted vocabulary is disassociated from the stream (spec 4.8)
+    await mux.video.transcriptionVocabularies.delete(vocabulary.id);
+    const deadline = Date.now() + 20_000;
+    let ids = [vocabulary.id];
+    while (ids.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      ids = (await mux.video.liveStreams.retrieve(stream.id)).generated_subtitles?.[0]?.transcription_vocabulary_ids ?? [];
+    }
+    expect(ids).toEqual([]);
   });
 
   it('adds and deletes simulcast targets only while idle (409 otherwise)', async () => {

@@ -66,6 +66,16 @@ export class LiveStreamRepository {
     await manager.delete(LiveStreamEntity, { id });
   }
 
+  /** Streams whose generated subtitles name this transcription vocabulary. */
+  async findIdsNamingVocabulary(vocabularyId: string): Promise<string[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT "id" FROM "live"."live_streams" s
+        WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(s."generated_subtitles") g WHERE g->'transcription_vocabulary_ids' ? $1)`,
+      [vocabularyId],
+    )) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
   async insertPlaybackId(manager: EntityManager, playbackId: LivePlaybackIdEntity): Promise<void> {
     await manager.insert(LivePlaybackIdEntity, playbackId);
   }

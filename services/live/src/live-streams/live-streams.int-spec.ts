@@ -138,6 +138,19 @@ describe.each([
     expect(captions.embedded_subtitles).toEqual([{ language_code: 'es', language_channel: 'cc3' }]);
   });
 
+  it('forgets a deleted vocabulary in every stream that names it, once', async () => {
+    const kept = await vocabularies.create({ id: '', phrases: ['kept'] });
+    const gone = await vocabularies.create({ id: '', phrases: ['gone'] });
+    const stream = await create({ generated_subtitles: [{ transcription_vocabulary_ids: [kept.id, gone.id] }] });
+    const other = await create();
+    await vocabularies.delete(gone.id);
+    await service.forgetVocabulary(gone.id);
+    await service.forgetVocabulary(gone.id);
+    expect((await service.get(stream.id)).generated_subtitles[0].transcription_vocabulary_ids).toEqual([kept.id]);
+    expect((await events(stream.id)).map((e) => e.type)).toEqual(['video.live_stream.created', 'video.live_stream.updated']);
+    expect((await events(other.id)).map((e) => e.type)).toEqual(['video.live_stream.created']);
+  });
+
   it('patches the listed subset, clears passthrough and the slate with an empty string, and emits video.live_stream.updated', async () => {
     const stream = await create({ passthrough: 'x', reconnect_slate_url: 'https://img.example/slate.png' });
     const patched = await service.update({ id: stream.id, passthrough: '', latency_mode: 'reduced', reconnect_window: 10, use_slate_for_standard_latency: true, reconnect_slate_url: '', max_continuous_duration: 600 });

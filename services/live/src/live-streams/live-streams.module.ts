@@ -10,6 +10,7 @@ import { LiveStreamRepository } from './live-stream.repository';
 import { LiveStreamsGrpcController } from './live-streams.grpc-controller';
 import { LiveStreamsService } from './live-streams.service';
 import { SimulcastTargetsService } from './simulcast-targets.service';
+import { VocabularyEventsConsumer } from './vocabulary-events.consumer';
 
 const ASSETS_GRPC = 'grpc-client:assets';
 
@@ -25,6 +26,7 @@ const ASSETS_GRPC = 'grpc-client:assets';
     LiveStreamsService,
     LiveStreamPlaybackIdsService,
     SimulcastTargetsService,
+    VocabularyEventsConsumer,
     LiveStreamRepository,
     {
       provide: ASSETS_GRPC_CLIENT,

@@ -170,6 +170,18 @@ export class LiveStreamsService {
     if (!(await this.streams.findById(id))) throw notFound();
   }
 
+  /** Removes a deleted vocabulary's id from every stream that names it (spec 4.8), each change with its event. */
+  async forgetVocabulary(vocabularyId: string): Promise<void> {
+    for (const id of await this.streams.findIdsNamingVocabulary(vocabularyId)) {
+      await this.change(id, LIVE_STREAM_EVENTS.updated, (stream) => {
+        if (!stream.generatedSubtitles.some((g) => g.transcription_vocabulary_ids.includes(vocabularyId))) return undefined;
+        return {
+          generatedSubtitles: stream.generatedSubtitles.map((g) => ({ ...g, transcription_vocabulary_ids: g.transcription_vocabulary_ids.filter((v) => v !== vocabularyId) })),
+        };
+      });
+    }
+  }
+
   /** Deletes the stream with its playback ids (they stop resolving at once) and simulcast targets. */
   async delete(id: string): Promise<void> {
     await this.unitOfWork.run(async (manager, emit) => {
