@@ -85,6 +85,7 @@ export const envSchema = z
     WEBHOOK_MAX_ATTEMPTS: positiveInt(12),
     WEBHOOK_RETRY_BASE_MS: positiveInt(1000),
     WEBHOOK_RETRY_MAX_MS: positiveInt(60 * 60 * 1000),
+    WEBHOOK_ORDER_HOLD_MS: z.coerce.number().int().min(0).default(1000),
   });
 
 /** Rules across variables, checked on the raw environment so they are reported with the field errors. */

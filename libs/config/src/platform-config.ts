@@ -49,7 +49,7 @@ export interface PlatformConfig {
     grantSecret?: string;
     grantSeconds: number;
   };
-  webhookDelivery: { timeoutMs: number; maxAttempts: number; retryBaseMs: number; retryMaxMs: number };
+  webhookDelivery: { timeoutMs: number; maxAttempts: number; retryBaseMs: number; retryMaxMs: number; orderHoldMs: number };
 }
 
 export class ConfigError extends Error {
@@ -119,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       retryMaxMs: e.WEBHOOK_RETRY_MAX_MS,
+      orderHoldMs: e.WEBHOOK_ORDER_HOLD_MS,
     },
   };
 }

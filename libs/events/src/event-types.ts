@@ -30,6 +30,10 @@ export const EVENT_TYPES = [
   'video.live_stream.enabled',
   'video.live_stream.disabled',
   'video.live_stream.deleted',
+  'video.live_stream.connected',
+  'video.live_stream.active',
+  'video.live_stream.disconnected',
+  'video.live_stream.idle',
   'video.live_stream.simulcast_target.created',
   'video.live_stream.simulcast_target.deleted',
 ] as const;

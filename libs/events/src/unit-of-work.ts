@@ -5,6 +5,17 @@ import { OutboxRelay } from './outbox-relay';
 
 export type Emit = (event: NewEvent) => void;
 
+let lastStamp = 0;
+/**
+ * Strictly increasing event times within the process: events of one transaction, and of quick
+ * successive ones, keep their order in `occurred_at` (consumers of different topics, such as the
+ * webhook dispatcher, order an object's events by it).
+ */
+export function nextEventTime(): Date {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp);
+}
+
 /**
  * A state change and the events it causes, committed together (transactional outbox).
  * Events reach the bus only after the commit; a rolled-back change emits nothing.
@@ -31,7 +42,7 @@ export class UnitOfWork {
     if (events.length === 0) return;
     const params: unknown[] = [];
     const rows = events.map((event) => {
-      const full = toPlatformEvent(event);
+      const full = toPlatformEvent(event, nextEventTime());
       params.push(full.id, topicOf(full.type), full.object.id, JSON.stringify(full));
       const n = params.length;
       return `($${n - 3}, $${n - 2}, $${n - 1}, $${n}::jsonb)`;

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { decodeMessages, GrpcStatus } from '@platform/errors';
 import { closeEventBus } from '@platform/events';
@@ -16,7 +19,14 @@ describe('live service over gRPC', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('live_app');
-    config = loadConfig({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: '3', LIVE_GRPC_URL: `127.0.0.1:${await freePort()}`, LOG_LEVEL: 'error' });
+    config = loadConfig({
+      DATABASE_URL: database.url,
+      DATABASE_POOL_SIZE: '3',
+      LIVE_GRPC_URL: `127.0.0.1:${await freePort()}`,
+      RTMP_PORT: String(await freePort()),
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'live-app-')),
+      LOG_LEVEL: 'error',
+    });
     app = await bootstrap(config);
     client = grpcTestClient('live', config);
   });

@@ -4,6 +4,7 @@ import { DatabaseModule } from '@platform/database';
 import { EventsModule } from '@platform/events';
 import { HealthModule, PlatformConfigModule } from '@platform/grpc';
 import { liveDatabase } from './database-options';
+import { IngestModule } from './ingest/ingest.module';
 import { LiveStreamsModule } from './live-streams/live-streams.module';
 import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
 
@@ -19,6 +20,7 @@ export class AppModule {
         EventsModule.forService({ schema: liveDatabase.schema }),
         TranscriptionVocabulariesModule,
         LiveStreamsModule,
+        IngestModule,
       ],
     };
   }

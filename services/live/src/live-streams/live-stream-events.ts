@@ -10,6 +10,10 @@ export const LIVE_STREAM_EVENTS = {
   enabled: 'video.live_stream.enabled',
   disabled: 'video.live_stream.disabled',
   deleted: 'video.live_stream.deleted',
+  connected: 'video.live_stream.connected',
+  active: 'video.live_stream.active',
+  disconnected: 'video.live_stream.disconnected',
+  idle: 'video.live_stream.idle',
   targetCreated: 'video.live_stream.simulcast_target.created',
   targetDeleted: 'video.live_stream.simulcast_target.deleted',
 } as const;

@@ -214,6 +214,41 @@ describe.each([
     expect((await rejection(service.delete(stream.id))).code).toBe(ErrorCode.NOT_FOUND);
   });
 
+  it('admits a publish only for a known key of a stream that is not disabled, and tracks the session', async () => {
+    const stream = await create();
+    expect(await service.authorizePublish('nope')).toEqual({ refused: 'unknown stream key' });
+    const verdict = await service.authorizePublish(stream.stream_key);
+    expect('stream' in verdict && verdict.stream.id).toBe(stream.id);
+
+    await service.markActive(stream.id, 'rtmp');
+    expect(await service.get(stream.id)).toMatchObject({ status: 'active', active_ingest_protocol: 'rtmp' });
+    expect(await service.mayContinue(stream.id, stream.stream_key)).toBe(true);
+    const reset = await service.resetStreamKey(stream.id);
+    expect(await service.mayContinue(stream.id, stream.stream_key)).toBe(false);
+    expect(await service.authorizePublish(stream.stream_key)).toEqual({ refused: 'unknown stream key' });
+    await service.markEnded(stream.id);
+    await service.markEnded(stream.id); // a repeat: disconnected again, no second idle
+    const ended = await service.get(stream.id);
+    expect(ended.status).toBe('idle');
+    expect(ended.active_ingest_protocol).toBeUndefined();
+
+    await service.disable(stream.id);
+    expect(await service.authorizePublish(reset.stream_key)).toEqual({ refused: 'the live stream is disabled' });
+    expect(await service.mayContinue(stream.id, reset.stream_key)).toBe(false);
+    await service.markActive(stream.id, 'rtmp'); // a disabled stream does not turn active
+    expect((await service.get(stream.id)).status).toBe('disabled');
+    expect((await events(stream.id)).map((e) => e.type)).toEqual([
+      'video.live_stream.created',
+      'video.live_stream.connected',
+      'video.live_stream.active',
+      'video.live_stream.updated',
+      'video.live_stream.disconnected',
+      'video.live_stream.idle',
+      'video.live_stream.disconnected',
+      'video.live_stream.disabled',
+    ]);
+  });
+
   it('lists newest first, filtered by status and stream key', async () => {
     const a = await create();
     const b = await create();

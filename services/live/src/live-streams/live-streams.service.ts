@@ -170,6 +170,55 @@ export class LiveStreamsService {
     if (!(await this.streams.findById(id))) throw notFound();
   }
 
+  /**
+   * An encoder asks to publish with `key`: the stream, or why it is refused (unknown key, disabled).
+   * The old key of a reset finds nothing.
+   */
+  async authorizePublish(key: string): Promise<{ stream: LiveStreamEntity } | { refused: string }> {
+    const [stream] = await this.streams.list({ limit: 1, offset: 0, streamKey: key });
+    if (!stream) return { refused: 'unknown stream key' };
+    if (stream.status === 'disabled') return { refused: 'the live stream is disabled' };
+    return { stream };
+  }
+
+  /** Whether a running session of `key` may go on (the key may have been reset, the stream disabled or deleted). */
+  async mayContinue(id: string, key: string): Promise<boolean> {
+    const stream = await this.streams.findById(id);
+    return stream !== null && stream.status !== 'disabled' && stream.streamKey === key;
+  }
+
+  /** An encoder session began: `active` (spec 3), with video.live_stream.connected and .active. */
+  async markActive(id: string, protocol: 'rtmp' | 'srt'): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream || stream.status === 'disabled') return;
+      const updated = await this.streams.update(manager, id, { status: 'active', activeIngestProtocol: protocol, updatedAt: new Date() });
+      const record = await this.streams.record(updated, manager);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, record);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.active, record);
+    });
+  }
+
+  /**
+   * The encoder session ended: video.live_stream.disconnected, then `idle` with video.live_stream.idle.
+   * A stream disabled while live stays disabled (disconnected only). The reconnect window comes
+   * with recording.
+   */
+  async markEnded(id: string): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream) return;
+      if (stream.status !== 'active') {
+        emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(stream, manager));
+        return;
+      }
+      const updated = await this.streams.update(manager, id, { status: 'idle', activeIngestProtocol: null, updatedAt: new Date() });
+      const record = await this.streams.record(updated, manager);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, record);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, record);
+    });
+  }
+
   /** Removes a deleted vocabulary's id from every stream that names it (spec 4.8), each change with its event. */
   async forgetVocabulary(vocabularyId: string): Promise<void> {
     for (const id of await this.streams.findIdsNamingVocabulary(vocabularyId)) {

@@ -88,6 +88,8 @@ describe.each(servers)('DeliveryRepository on %s', (_name, createDatabase) => {
       `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'webhooks' ORDER BY "table_name"`,
     )) as Array<{ table_name: string }>;
     expect(tables.map((t) => t.table_name)).toEqual(['deliveries', 'delivery_attempts', 'environment', 'migrations']);
+    const columns = (await dataSource.query(`SELECT "column_name" FROM information_schema.columns WHERE "table_schema" = 'webhooks' AND "table_name" = 'deliveries'`)) as Array<{ column_name: string }>;
+    expect(columns.map((c) => c.column_name)).toContain('occurred_at');
   });
 
   it('records an event once, keeping its body as written', async () => {
@@ -110,6 +112,24 @@ describe.each(servers)('DeliveryRepository on %s', (_name, createDatabase) => {
     // a1 delivered: a2 becomes the head of its object
     expect(await deliveries.recordAttempt(claimed[0], attempt(1, 200), { status: 'delivered' })).toBe(true);
     expect(events(await claimOf([a, b]))).toEqual([a2]);
+  });
+
+  it('sends an object’s events in the order they happened, even when recorded out of order, once held long enough', async () => {
+    const a = object();
+    const recordAt = async (createdAt: string) => {
+      const eventId = randomUUID();
+      const body = { type: 'video.live_stream.updated', id: eventId, created_at: createdAt, object: { type: 'live', id: a }, data: {} };
+      await deliveries.record({ id: newId(), eventId, eventType: body.type, objectType: 'live', objectId: a, url: 'http://receiver.test/hooks', body });
+      return eventId;
+    };
+    const later = await recordAt('2026-01-01T00:00:00.002Z'); // arrived first (its topic was quicker)
+    const earlier = await recordAt('2026-01-01T00:00:00.001Z');
+    // held: nothing recorded in the last minute is due yet
+    expect((await deliveries.claimDue(100, 60_000, newId(), 60_000)).filter((c) => c.objectId === a)).toEqual([]);
+    const first = (await deliveries.claimDue(100, 60_000, newId(), 0)).filter((c) => c.objectId === a);
+    expect(events(first)).toEqual([earlier]);
+    expect(await deliveries.recordAttempt(first[0], attempt(1, 200), { status: 'delivered' })).toBe(true);
+    expect(events(await claimOf([a]))).toEqual([later]);
   });
 
   it('holds an object behind a delivery waiting out its backoff, and a failed one no longer blocks it', async () => {

@@ -24,8 +24,8 @@ export class DeliveryRepository {
   /** Returns false when the event already has its delivery (a redelivered event). */
   async record(delivery: NewDelivery): Promise<boolean> {
     const rows = (await this.dataSource.query(
-      `INSERT INTO "webhooks"."deliveries" ("id", "event_id", "event_type", "object_type", "object_id", "url", "body")
-        VALUES ($1, $2, $3, $4, $5, $6, $7::json)
+      `INSERT INTO "webhooks"."deliveries" ("id", "event_id", "event_type", "object_type", "object_id", "url", "body", "occurred_at")
+        VALUES ($1, $2, $3, $4, $5, $6, $7::json, COALESCE(($7::json->>'created_at')::timestamptz, now()))
         ON CONFLICT ("event_id") DO NOTHING RETURNING "id"`,
       [delivery.id, delivery.eventId, delivery.eventType, delivery.objectType, delivery.objectId, delivery.url, JSON.stringify(delivery.body)],
     )) as unknown[];
@@ -33,28 +33,32 @@ export class DeliveryRepository {
   }
 
   /**
-   * Leases up to `limit` deliveries that are due, each the oldest pending one of its object
-   * (a later event of an object waits until every earlier one is delivered or failed).
+   * Leases up to `limit` deliveries that are due, each the earliest pending one of its object by
+   * the event's time (a later event of an object waits until every earlier one is delivered or
+   * failed). A delivery is due only `holdMs` after it was recorded, so an earlier event of the same
+   * object that arrives a little late on its own topic is recorded, and sent, first.
    * SKIP LOCKED and the lease keep two dispatchers from ever holding the same delivery;
    * a lease that ran out (its dispatcher died) is taken over.
    */
-  async claimDue(limit: number, leaseMs: number, claimToken: string): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, leaseMs: number, claimToken: string, holdMs = 0): Promise<ClaimedDelivery[]> {
     const rows = (await this.dataSource.query(
       `WITH due AS (
           SELECT d."id" FROM "webhooks"."deliveries" d
           WHERE d."status" = 'pending' AND d."next_attempt_at" <= now()
+            AND d."created_at" <= now() - $4::double precision * interval '1 millisecond'
             AND (d."claimed_until" IS NULL OR d."claimed_until" < now())
             AND NOT EXISTS (
               SELECT 1 FROM "webhooks"."deliveries" e
-              WHERE e."object_id" = d."object_id" AND e."status" = 'pending' AND e."seq" < d."seq")
-          ORDER BY d."next_attempt_at", d."seq"
+              WHERE e."object_id" = d."object_id" AND e."status" = 'pending'
+                AND (e."occurred_at", e."seq") < (d."occurred_at", d."seq"))
+          ORDER BY d."next_attempt_at", d."occurred_at", d."seq"
           LIMIT $1
           FOR UPDATE SKIP LOCKED)
         UPDATE "webhooks"."deliveries" t
           SET "claimed_until" = now() + $2::double precision * interval '1 millisecond', "claim_token" = $3
           FROM due WHERE t."id" = due."id"
           RETURNING t."id", t."event_id", t."object_id", t."url", t."body", t."attempt_count"`,
-      [limit, leaseMs, claimToken],
+      [limit, leaseMs, claimToken, holdMs],
     )) as [ClaimedRow[], number] | ClaimedRow[];
     // TypeORM answers an UPDATE … RETURNING with [rows, affected count]
     const claimed = (Array.isArray(rows[0]) ? rows[0] : rows) as ClaimedRow[];

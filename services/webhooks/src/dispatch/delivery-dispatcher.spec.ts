@@ -51,7 +51,7 @@ class FakePoster implements Poster {
 
 function setup(poster: FakePoster, over: Partial<DispatcherSettings> = {}) {
   const store = new InMemoryDeliveries();
-  const settings: DispatcherSettings = { secret: SECRET, maxAttempts: 5, retryBaseMs: 30, retryMaxMs: 1000, concurrency: 4, pollMs: 10, leaseMs: 60_000, ...over };
+  const settings: DispatcherSettings = { secret: SECRET, maxAttempts: 5, retryBaseMs: 30, retryMaxMs: 1000, concurrency: 4, pollMs: 10, leaseMs: 60_000, orderHoldMs: 0, ...over };
   const dispatcher = new DeliveryDispatcher(store, poster, settings, () => 0);
   const add = async (eventId: string, objectId: string) => {
     const body = { type: 'video.asset.updated', id: eventId, created_at: '2024-01-01T00:00:00.000Z', object: { type: 'asset', id: objectId }, data: { id: objectId }, environment: { name: 'Production', id: 'env' }, attempts: [] };

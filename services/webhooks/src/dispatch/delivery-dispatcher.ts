@@ -17,6 +17,8 @@ export interface DispatcherSettings extends RetrySettings {
   pollMs: number;
   /** How long a claimed delivery stays ours: longer than any POST can take. */
   leaseMs: number;
+  /** How long a recorded delivery waits before it may be sent, so an object's events are sent in order. */
+  orderHoldMs: number;
 }
 
 export type DeliveryStore = Pick<DeliveryRepository, 'claimDue' | 'attemptsOf' | 'recordAttempt'>;
@@ -88,7 +90,7 @@ export class DeliveryDispatcher {
   private async claimAndSend(): Promise<void> {
     const free = this.settings.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const claimed = await this.store.claimDue(free, this.settings.leaseMs, newId());
+    const claimed = await this.store.claimDue(free, this.settings.leaseMs, newId(), this.settings.orderHoldMs);
     for (const delivery of claimed) {
       const sending: Promise<void> = this.send(delivery)
         .catch((err: unknown) => this.logger.warn(`delivery ${delivery.id} not recorded, it is retried once its lease ends: ${errorText(err)}`))

@@ -16,7 +16,7 @@ const POLL_MS = 1000;
 const LEASE_MARGIN_MS = 30_000;
 
 export function dispatcherSettings(config: PlatformConfig): DispatcherSettings {
-  const { timeoutMs, maxAttempts, retryBaseMs, retryMaxMs } = config.webhookDelivery;
+  const { timeoutMs, maxAttempts, retryBaseMs, retryMaxMs, orderHoldMs } = config.webhookDelivery;
   return {
     secret: config.webhook?.secret,
     maxAttempts,
@@ -25,6 +25,7 @@ export function dispatcherSettings(config: PlatformConfig): DispatcherSettings {
     concurrency: CONCURRENCY,
     pollMs: POLL_MS,
     leaseMs: timeoutMs + LEASE_MARGIN_MS,
+    orderHoldMs,
   };
 }
 

@@ -29,7 +29,7 @@ export class InMemoryDeliveries implements Store {
     return true;
   }
 
-  async claimDue(limit: number, leaseMs: number, claimToken: string): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, leaseMs: number, claimToken: string, _holdMs = 0): Promise<ClaimedDelivery[]> {
     const now = Date.now();
     const pending = this.rows.filter((r) => r.status === 'pending');
     const due = pending

@@ -1,0 +1,64 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { FFMPEG } from './media';
+
+/** The platform's RTMP port (from the env global setup started it with). */
+export function rtmpPort(): string {
+  const env = JSON.parse(process.env.E2E_PLATFORM_ENV ?? '{}') as Record<string, string>;
+  if (!env.RTMP_PORT) throw new Error('E2E_PLATFORM_ENV has no RTMP_PORT');
+  return env.RTMP_PORT;
+}
+
+export interface Encoder {
+  child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal) when ffmpeg ends. */
+  exited: Promise<number | null>;
+  stop(): Promise<number | null>;
+}
+
+/** ffmpeg as an encoder: a live test pattern and tone, pushed in real time over RTMP to /app/{key}. */
+export function pushRtmp(streamKey: string, options: { size?: string } = {}): Encoder {
+  const child = spawn(
+    FFMPEG,
+    [
+      '-v', 'error', '-re',
+      '-f', 'lavfi', '-i', `testsrc2=size=${options.size ?? '640x360'}:rate=30`,
+      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '60', '-pix_fmt', 'yuv420p',
+      '-c:a', 'aac', '-ac', '2',
+      '-f', 'flv', `rtmp://127.0.0.1:${rtmpPort()}/app/${streamKey}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  child.stderr?.resume();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Whether the encoder's ffmpeg ends (it was dropped) within `ms`. */
+export async function endsWithin(encoder: Encoder, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'running'>((resolve) => (timer = setTimeout(() => resolve('running'), ms)));
+  const outcome = await Promise.race([encoder.exited.then(() => 'ended' as const), timeout]);
+  clearTimeout(timer);
+  return outcome === 'ended';
+}
+
+/** Waits until `check` holds (or the time runs out) and returns its last value. */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

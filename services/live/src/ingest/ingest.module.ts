@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { LiveStreamsModule } from '../live-streams/live-streams.module';
+import { IngestSessions } from './ingest-sessions.service';
+
+/** The RTMP listener and the encoder sessions it admits. */
+@Module({ imports: [LiveStreamsModule], providers: [IngestSessions] })
+export class IngestModule {}
