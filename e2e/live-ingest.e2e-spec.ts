@@ -17,6 +17,17 @@ describe('RTMP ingest', () => {
     return encoder;
   };
   const statusOf = async (id: string) => mux.video.liveStreams.retrieve(id);
+  // Started first, checked last: the shortest max_continuous_duration (60 s) runs out meanwhile.
+  let limited: { id: string; encoder: Encoder; startedAt: number };
+
+  beforeAll(async () => {
+    const stream = await mux.video.liveStreams.create({ max_continuous_duration: 60 });
+    limited = { id: stream.id, encoder: pushRtmp(stream.stream_key!), startedAt: Date.now() };
+  });
+
+  afterAll(async () => {
+    await limited?.encoder.stop();
+  });
 
   afterEach(async () => {
     await Promise.all(encoders.splice(0).map((e) => e.stop()));
@@ -75,5 +86,13 @@ describe('RTMP ingest', () => {
     await mux.video.liveStreams.enable(stream.id);
     push(stream.stream_key!);
     expect((await eventually(() => statusOf(stream.id), (s) => s.status === 'active')).status).toBe('active');
+  });
+
+  it('disconnects an encoder at max_continuous_duration', async () => {
+    expect((await eventually(() => statusOf(limited.id), (s) => s.status === 'active')).status).toBe('active');
+    expect(await endsWithin(limited.encoder, 80_000)).toBe(true);
+    const ranFor = (Date.now() - limited.startedAt) / 1000;
+    expect(ranFor).toBeGreaterThanOrEqual(59);
+    expect((await eventually(() => statusOf(limited.id), (s) => s.status === 'idle')).status).toBe('idle');
   });
 });

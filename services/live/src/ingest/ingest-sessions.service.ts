@@ -11,13 +11,15 @@ interface Running {
   session: PublishSession;
   streamId: string;
   key: string;
+  startedAt: Date;
 }
 
 /**
  * RTMP ingest on RTMP_PORT: an encoder publishing to `/app/{stream_key}` is let in only for a known
  * key of a stream that is not disabled; the stream is then `active` until the encoder leaves. A
- * running session is dropped within SESSION_CHECK_MS once its key is reset or its stream disabled or
- * deleted (checked against the database, so it holds whichever replica served the change).
+ * running session is dropped within SESSION_CHECK_MS once its key is reset, its stream disabled or
+ * deleted (checked against the database, so it holds whichever replica served the change), or it
+ * reaches max_continuous_duration (a test stream is disabled after 5 minutes).
  */
 @Injectable()
 export class IngestSessions implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -56,7 +58,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     if ('refused' in verdict) return this.refuse(session, verdict.refused);
     const { stream } = verdict;
     if ([...this.running.values()].some((r) => r.streamId === stream.id)) return this.refuse(session, 'the live stream already has an encoder');
-    this.running.set(session.id, { session, streamId: stream.id, key });
+    this.running.set(session.id, { session, streamId: stream.id, key, startedAt: new Date() });
     await this.streams.markActive(stream.id, 'rtmp');
     this.logger.log(`live stream ${stream.id}: encoder connected over RTMP`);
   }
@@ -72,8 +74,10 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   private async checkRunning(): Promise<void> {
     for (const running of [...this.running.values()]) {
       try {
-        if (!(await this.streams.mayContinue(running.streamId, running.key))) {
-          this.logger.log(`live stream ${running.streamId}: dropping its encoder (key reset, stream disabled or deleted)`);
+        const end = await this.streams.sessionEnd(running.streamId, running.key, running.startedAt);
+        if (end) {
+          this.logger.log(`live stream ${running.streamId}: dropping its encoder (${end.reason})`);
+          if (end.disable) await this.streams.disable(running.streamId);
           running.session.drop();
         }
       } catch (err) {

@@ -222,9 +222,20 @@ describe.each([
 
     await service.markActive(stream.id, 'rtmp');
     expect(await service.get(stream.id)).toMatchObject({ status: 'active', active_ingest_protocol: 'rtmp' });
-    expect(await service.mayContinue(stream.id, stream.stream_key)).toBe(true);
+    const started = new Date();
+    expect(await service.sessionEnd(stream.id, stream.stream_key, started)).toBeUndefined();
+    expect(await service.sessionEnd(stream.id, stream.stream_key, started, new Date(started.getTime() + 43_200_000))).toEqual({
+      reason: 'the session reached max_continuous_duration (43200 s)',
+      disable: false,
+    });
+    const testStream = await create({ test: true });
+    expect(await service.sessionEnd(testStream.id, testStream.stream_key, started, new Date(started.getTime() + 299_000))).toBeUndefined();
+    expect(await service.sessionEnd(testStream.id, testStream.stream_key, started, new Date(started.getTime() + 300_000))).toEqual({
+      reason: 'a test stream runs at most 5 minutes',
+      disable: true,
+    });
     const reset = await service.resetStreamKey(stream.id);
-    expect(await service.mayContinue(stream.id, stream.stream_key)).toBe(false);
+    expect(await service.sessionEnd(stream.id, stream.stream_key, started)).toEqual({ reason: 'the stream key was reset' });
     expect(await service.authorizePublish(stream.stream_key)).toEqual({ refused: 'unknown stream key' });
     await service.markEnded(stream.id);
     await service.markEnded(stream.id); // a repeat: disconnected again, no second idle
@@ -234,7 +245,8 @@ describe.each([
 
     await service.disable(stream.id);
     expect(await service.authorizePublish(reset.stream_key)).toEqual({ refused: 'the live stream is disabled' });
-    expect(await service.mayContinue(stream.id, reset.stream_key)).toBe(false);
+    expect(await service.sessionEnd(stream.id, reset.stream_key, started)).toEqual({ reason: 'the live stream was disabled' });
+    expect(await service.sessionEnd('gone', reset.stream_key, started)).toEqual({ reason: 'the live stream was deleted' });
     await service.markActive(stream.id, 'rtmp'); // a disabled stream does not turn active
     expect((await service.get(stream.id)).status).toBe('disabled');
     expect((await events(stream.id)).map((e) => e.type)).toEqual([

@@ -181,10 +181,21 @@ export class LiveStreamsService {
     return { stream };
   }
 
-  /** Whether a running session of `key` may go on (the key may have been reset, the stream disabled or deleted). */
-  async mayContinue(id: string, key: string): Promise<boolean> {
+  /**
+   * Why a running session of `key`, begun at `startedAt`, must end now, or undefined when it may go
+   * on: the key was reset, the stream disabled or deleted, or the session reached
+   * `max_continuous_duration`. A test stream is disabled after 5 minutes live (Mux: "the test live
+   * stream is disabled after the stream is active for 5 mins"): `disable` is then set.
+   */
+  async sessionEnd(id: string, key: string, startedAt: Date, now = new Date()): Promise<{ reason: string; disable?: boolean } | undefined> {
     const stream = await this.streams.findById(id);
-    return stream !== null && stream.status !== 'disabled' && stream.streamKey === key;
+    if (!stream) return { reason: 'the live stream was deleted' };
+    if (stream.status === 'disabled') return { reason: 'the live stream was disabled' };
+    if (stream.streamKey !== key) return { reason: 'the stream key was reset' };
+    const limit = sessionLimitSeconds(stream);
+    if (now.getTime() - startedAt.getTime() < limit * 1000) return undefined;
+    const testLimit = stream.test && limit === TEST_STREAM_SECONDS;
+    return { reason: testLimit ? 'a test stream runs at most 5 minutes' : `the session reached max_continuous_duration (${limit} s)`, disable: testLimit };
   }
 
   /** An encoder session began: `active` (spec 3), with video.live_stream.connected and .active. */
@@ -279,6 +290,13 @@ export class LiveStreamsService {
       throw err;
     }
   }
+}
+
+/** Test streams run at most 5 minutes (Mux); every stream at most its max_continuous_duration. */
+export const TEST_STREAM_SECONDS = 300;
+
+export function sessionLimitSeconds(stream: Pick<LiveStreamEntity, 'maxContinuousDuration' | 'test'>): number {
+  return stream.test ? Math.min(stream.maxContinuousDuration, TEST_STREAM_SECONDS) : stream.maxContinuousDuration;
 }
 
 export function newTarget(liveStreamId: string, t: live.SimulcastTargetInput, createdAt: Date): SimulcastTargetEntity {
