@@ -88,6 +88,14 @@ describe('RTMP ingest', () => {
     expect((await eventually(() => statusOf(stream.id), (s) => s.status === 'active')).status).toBe('active');
   });
 
+  it('drops the encoder of a stream deleted while live', async () => {
+    const stream = await mux.video.liveStreams.create({});
+    const encoder = push(stream.stream_key!);
+    await eventually(() => statusOf(stream.id), (s) => s.status === 'active');
+    await mux.video.liveStreams.delete(stream.id);
+    expect(await endsWithin(encoder, 15_000)).toBe(true);
+  });
+
   it('disconnects an encoder at max_continuous_duration', async () => {
     expect((await eventually(() => statusOf(limited.id), (s) => s.status === 'active')).status).toBe('active');
     expect(await endsWithin(limited.encoder, 80_000)).toBe(true);

@@ -35,6 +35,15 @@ export const PLANNED_RESOURCES: PlannedResource[] = [
     ],
   },
   {
+    // Mux's SDK has these (not in spec 000): static MP4 renditions of a live stream's assets
+    what: 'Static renditions of live-stream assets',
+    owner: 'live',
+    routes: [
+      r('PUT', '/video/v1/live-streams/:LIVE_STREAM_ID/new-asset-settings/static-renditions'),
+      r('DELETE', '/video/v1/live-streams/:LIVE_STREAM_ID/new-asset-settings/static-renditions'),
+    ],
+  },
+  {
     what: 'Delivery usage reports',
     owner: 'analytics',
     routes: [r('GET', '/video/v1/delivery-usage')],
