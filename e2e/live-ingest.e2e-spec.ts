@@ -1,4 +1,6 @@
-import { sdk } from './support/context';
+import { settledAsset, streamUrl } from './support/assets';
+import { api, sdk } from './support/context';
+import { ffprobe } from './support/media';
 import { Encoder, endsWithin, eventually, pushRtmp } from './support/encoder';
 import { ReceivedWebhook, receivedWebhooks } from './support/webhook-receiver';
 
@@ -48,7 +50,53 @@ describe('RTMP ingest', () => {
       async () => receivedWebhooks().filter((w) => objectOf(w) === stream.id).map(typeOf),
       (types) => types.includes('video.live_stream.idle'),
     );
-    expect(hooks).toEqual(['video.live_stream.created', 'video.live_stream.connected', 'video.live_stream.active', 'video.live_stream.disconnected', 'video.live_stream.idle']);
+    expect(hooks).toEqual(['video.live_stream.created', 'video.live_stream.connected', 'video.live_stream.recording', 'video.live_stream.active', 'video.live_stream.disconnected', 'video.live_stream.idle']);
+  });
+
+  it('records a session: a growing live playlist on the stream’s playback id, then a ready asset of the right length', async () => {
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], new_asset_settings: { playback_policies: ['public'] }, latency_mode: 'reduced' });
+    const playbackId = stream.playback_ids![0].id;
+    const encoder = push(stream.stream_key!);
+    const pushedAt = Date.now();
+    const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
+    const assetId = active.active_asset_id!;
+    expect(active.recent_asset_ids).toEqual([assetId]);
+    expect(await mux.video.assets.retrieve(assetId)).toMatchObject({ status: 'preparing', is_live: true, live_stream_id: stream.id });
+
+    // live: the master names one variant whose playlist grows segment by segment
+    const segmentsNow = async () => {
+      const master = await fetch(streamUrl(`${playbackId}.m3u8`));
+      if (master.status !== 200) return 0;
+      const variant = (await master.text()).split('\n').find((l) => l.startsWith(`${playbackId}/`));
+      const text = variant ? await (await fetch(streamUrl(variant))).text() : '';
+      return text.split('\n').filter((l) => l.endsWith('.ts') || l.includes('.ts?')).length;
+    };
+    const first = await eventually(segmentsNow, (n) => n >= 1, 30_000);
+    expect(first).toBeGreaterThanOrEqual(1);
+    const later = await eventually(segmentsNow, (n) => n >= first + 2, 30_000);
+    expect(later).toBeGreaterThanOrEqual(first + 2);
+    const probe = await ffprobe(streamUrl(`${playbackId}.m3u8`));
+    expect(probe.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+
+    await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - pushedAt))));
+    await encoder.stop();
+    const pushedSeconds = (Date.now() - pushedAt) / 1000;
+    const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 30_000);
+    expect(idle.active_asset_id).toBeUndefined();
+    expect(idle.recent_asset_ids).toEqual([assetId]);
+
+    const asset = await settledAsset(mux, assetId);
+    expect(asset).toMatchObject({ status: 'ready', is_live: false, live_stream_id: stream.id, ingest_type: 'live_rtmp', resolution_tier: '720p' });
+    expect(asset.duration!).toBeGreaterThan(pushedSeconds - 5);
+    expect(asset.duration!).toBeLessThanOrEqual(pushedSeconds + 1);
+    expect((await api('GET', `/video/v1/assets?live_stream_id=${stream.id}`)).body.data.map((a: { id: string }) => a.id)).toEqual([assetId]);
+    // the recording plays on its own playback id, ended
+    const recordedMaster = await (await fetch(streamUrl(`${asset.playback_ids![0].id}.m3u8`))).text();
+    const recordedVariant = await (await fetch(streamUrl(recordedMaster.split('\n').find((l) => l.includes('/live/index.m3u8'))!))).text();
+    expect(recordedVariant).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
+    expect(recordedVariant.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
+    const recorded = await ffprobe(streamUrl(`${asset.playback_ids![0].id}.m3u8`));
+    expect(recorded.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
   });
 
   it('refuses an unknown key and a disabled stream: the encoder is dropped and nothing turns active', async () => {

@@ -31,6 +31,7 @@ export const EVENT_TYPES = [
   'video.live_stream.disabled',
   'video.live_stream.deleted',
   'video.live_stream.connected',
+  'video.live_stream.recording',
   'video.live_stream.active',
   'video.live_stream.disconnected',
   'video.live_stream.idle',

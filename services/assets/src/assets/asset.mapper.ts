@@ -83,6 +83,7 @@ export interface AssetEventData {
   non_standard_input_reasons?: Record<string, string>;
   test?: true;
   ingest_type: string;
+  is_live?: boolean;
 }
 
 export function toAssetEventData(a: AssetEntity, playbackIds: PlaybackIdEntity[]): AssetEventData {
@@ -111,6 +112,7 @@ export function toAssetEventData(a: AssetEntity, playbackIds: PlaybackIdEntity[]
   if (a.status === 'errored' && a.errors !== null) data.errors = { type: a.errors.type, messages: [...a.errors.messages] };
   if (a.uploadId !== null) data.upload_id = a.uploadId;
   if (a.liveStreamId !== null) data.live_stream_id = a.liveStreamId;
+  if (a.ingestType === 'live_rtmp' || a.ingestType === 'live_srt') data.is_live = a.status === 'preparing';
   if (a.passthrough !== null) data.passthrough = a.passthrough;
   if (a.normalizeAudio) data.normalize_audio = true;
   if (nonStandard) data.non_standard_input_reasons = { ...reasons };

@@ -56,6 +56,8 @@ export function toAsset(a: assets.Asset): AssetBody {
   if (a.status === 'errored' && a.errors) body.errors = { type: a.errors.type, messages: [...a.errors.messages] };
   if (a.upload_id !== undefined) body.upload_id = a.upload_id;
   if (a.live_stream_id !== undefined) body.live_stream_id = a.live_stream_id;
+  // spec 2.1: only for assets from live streams, true while the recording is under way
+  if (a.ingest_type === 'live_rtmp' || a.ingest_type === 'live_srt') body.is_live = a.status === 'preparing';
   if (a.passthrough !== undefined) body.passthrough = a.passthrough;
   if (a.normalize_audio) body.normalize_audio = true;
   if (nonStandard) body.non_standard_input_reasons = { ...reasons };

@@ -46,6 +46,15 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
   afterAll(() => gw.stop());
   beforeEach(() => jest.clearAllMocks());
 
+  it('shows is_live only on assets of live streams: true while recording, false after', async () => {
+    gw.assets.getAsset.mockReturnValue(reply(asset({ ingest_type: 'live_rtmp', live_stream_id: 'ls1' })));
+    expect((await gw.request('GET', '/video/v1/assets/a1')).body.data).toMatchObject({ is_live: true, live_stream_id: 'ls1' });
+    gw.assets.getAsset.mockReturnValue(reply(asset({ ingest_type: 'live_rtmp', live_stream_id: 'ls1', status: 'ready' })));
+    expect((await gw.request('GET', '/video/v1/assets/a1')).body.data.is_live).toBe(false);
+    gw.assets.getAsset.mockReturnValue(reply(asset()));
+    expect((await gw.request('GET', '/video/v1/assets/a1')).body.data.is_live).toBeUndefined();
+  });
+
   describe('POST /video/v1/assets', () => {
     it('creates from the SDK’s body (inputs, playback_policies) and answers 201 with the asset as Mux shows it', async () => {
       gw.assets.createAsset.mockReturnValue(reply(asset({ playback_ids: [{ id: 'p1', policy: 'public' }], passthrough: 'mine' })));

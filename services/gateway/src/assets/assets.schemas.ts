@@ -183,6 +183,7 @@ export const assetSchema = z.object({
   errors: z.object({ type: z.string(), messages: z.array(z.string()) }).optional(),
   upload_id: z.string().optional(),
   live_stream_id: z.string().optional(),
+  is_live: z.boolean().optional().meta({ description: 'Assets of live streams only: true while the recording is under way' }),
   passthrough: z.string().optional(),
   master_access: z.enum(MASTER_ACCESS),
   mp4_support: z.enum(MP4_SUPPORT),

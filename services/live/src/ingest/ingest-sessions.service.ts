@@ -1,6 +1,9 @@
+import path from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
+import { OBJECT_STORE, ObjectStore } from '@platform/storage';
 import { LiveStreamsService } from '../live-streams/live-streams.service';
+import { HlsPackager } from './hls-packager';
 import { PublishSession, RtmpServer } from './rtmp-server';
 import { streamKeyOf } from './stream-path';
 
@@ -12,6 +15,8 @@ interface Running {
   streamId: string;
   key: string;
   startedAt: Date;
+  assetId: string;
+  packager: HlsPackager;
 }
 
 /**
@@ -25,12 +30,15 @@ interface Running {
 export class IngestSessions implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RtmpIngest');
   private readonly running = new Map<string, Running>();
+  /** Sessions that ended while still being admitted: their admission ends them once done. */
+  private readonly endedEarly = new Set<string>();
   private server?: RtmpServer;
   private timer?: NodeJS.Timeout;
 
   constructor(
     @Inject(LiveStreamsService) private readonly streams: LiveStreamsService,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -58,15 +66,40 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     if ('refused' in verdict) return this.refuse(session, verdict.refused);
     const { stream } = verdict;
     if ([...this.running.values()].some((r) => r.streamId === stream.id)) return this.refuse(session, 'the live stream already has an encoder');
-    this.running.set(session.id, { session, streamId: stream.id, key, startedAt: new Date() });
-    await this.streams.markActive(stream.id, 'rtmp');
-    this.logger.log(`live stream ${stream.id}: encoder connected over RTMP`);
+    const assetId = await this.streams.createRecordingAsset(stream, 'rtmp');
+    const packager = new HlsPackager(
+      {
+        ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
+        ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
+        sourceUrl: `rtmp://127.0.0.1:${this.config.rtmpPort}/app/${key}`,
+        workDir: path.join(this.config.dataDir, 'live', assetId),
+        assetId,
+        latencyMode: stream.latencyMode,
+      },
+      this.store,
+    );
+    this.running.set(session.id, { session, streamId: stream.id, key, startedAt: new Date(), assetId, packager });
+    await this.streams.markActive(stream.id, 'rtmp', assetId);
+    await packager.start();
+    this.logger.log(`live stream ${stream.id}: encoder connected over RTMP, recording into asset ${assetId}`);
+    if (this.endedEarly.delete(session.id)) await this.end(session);
   }
 
   private async end(session: PublishSession): Promise<void> {
     const running = this.running.get(session.id);
-    if (!running) return;
+    if (!running) {
+      this.endedEarly.add(session.id);
+      setTimeout(() => this.endedEarly.delete(session.id), 60_000).unref();
+      return;
+    }
     this.running.delete(session.id);
+    try {
+      const summary = await running.packager.finish();
+      if (summary.segments > 0) await this.streams.completeRecording(running.assetId, summary);
+      this.logger.log(`live stream ${running.streamId}: recording ${running.assetId} finished (${summary.duration} s)`);
+    } catch (err) {
+      this.logger.error(`live stream ${running.streamId}: finishing recording ${running.assetId} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
     await this.streams.markEnded(running.streamId);
     this.logger.log(`live stream ${running.streamId}: encoder disconnected`);
   }

@@ -1,33 +1,56 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { decodeMessages, DomainError, ErrorCode, GrpcStatus } from '@platform/errors';
 import { assets } from '@platform/proto';
-import { lastValueFrom, timeout } from 'rxjs';
+import { lastValueFrom, Observable, timeout } from 'rxjs';
 
-/** What live streams ask of the assets service so far: the checks of asset creation. */
+/** What live streams ask of the assets service: the checks of asset creation, and the recorded assets. */
 export interface AssetsPort {
   /** Throws DomainError INVALID_PARAMETERS / NOT_IMPLEMENTED with the assets service's messages. */
   checkSettings(request: assets.CreateAssetRequest): Promise<void>;
+  createAsset(request: assets.CreateAssetRequest): Promise<assets.Asset>;
+  recordProbe(request: assets.RecordProbeRequest): Promise<void>;
+  markReady(assetId: string): Promise<void>;
 }
 
 export const ASSETS_PORT = Symbol('ASSETS_PORT');
 export const ASSETS_GRPC_CLIENT = Symbol('ASSETS_GRPC_CLIENT');
+export const ASSET_PROCESSING_GRPC_CLIENT = Symbol('ASSET_PROCESSING_GRPC_CLIENT');
 
 const REFUSALS: Partial<Record<number, ErrorCode>> = {
   [GrpcStatus.INVALID_ARGUMENT]: ErrorCode.INVALID_PARAMETERS,
   [GrpcStatus.UNIMPLEMENTED]: ErrorCode.NOT_IMPLEMENTED,
 };
 
+async function call<T>(observable: Observable<T>): Promise<T> {
+  try {
+    return await lastValueFrom(observable.pipe(timeout(30_000)));
+  } catch (err) {
+    const { code, details } = err as { code?: number; details?: string };
+    const mapped = code === undefined ? undefined : REFUSALS[code];
+    throw mapped ? new DomainError(mapped, decodeMessages(details)) : err;
+  }
+}
+
 @Injectable()
 export class GrpcAssets implements AssetsPort {
-  constructor(@Inject(ASSETS_GRPC_CLIENT) private readonly client: assets.AssetsServiceClient) {}
+  constructor(
+    @Inject(ASSETS_GRPC_CLIENT) private readonly client: assets.AssetsServiceClient,
+    @Inject(ASSET_PROCESSING_GRPC_CLIENT) private readonly processing: assets.AssetProcessingServiceClient,
+  ) {}
 
   async checkSettings(request: assets.CreateAssetRequest): Promise<void> {
-    try {
-      await lastValueFrom(this.client.checkAssetSettings(request).pipe(timeout(30_000)));
-    } catch (err) {
-      const { code, details } = err as { code?: number; details?: string };
-      const mapped = code === undefined ? undefined : REFUSALS[code];
-      throw mapped ? new DomainError(mapped, decodeMessages(details)) : err;
-    }
+    await call(this.client.checkAssetSettings(request));
+  }
+
+  createAsset(request: assets.CreateAssetRequest): Promise<assets.Asset> {
+    return call(this.client.createAsset(request));
+  }
+
+  async recordProbe(request: assets.RecordProbeRequest): Promise<void> {
+    await call(this.processing.recordProbe(request));
+  }
+
+  async markReady(assetId: string): Promise<void> {
+    await call(this.processing.markReady({ asset_id: assetId }));
   }
 }

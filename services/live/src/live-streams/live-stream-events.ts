@@ -11,6 +11,7 @@ export const LIVE_STREAM_EVENTS = {
   disabled: 'video.live_stream.disabled',
   deleted: 'video.live_stream.deleted',
   connected: 'video.live_stream.connected',
+  recording: 'video.live_stream.recording',
   active: 'video.live_stream.active',
   disconnected: 'video.live_stream.disconnected',
   idle: 'video.live_stream.idle',

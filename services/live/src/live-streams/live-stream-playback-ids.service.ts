@@ -53,7 +53,14 @@ export class LiveStreamPlaybackIdsService {
     const playbackId = await this.streams.findPlaybackId(id);
     const stream = playbackId ? await this.streams.findById(playbackId.liveStreamId) : null;
     if (!playbackId || !stream) throw notFound();
-    return { id: playbackId.id, policy: playbackId.policy, object: { type: 'live_stream', id: stream.id }, status: stream.status };
+    const mediaAssetId = stream.activeAssetId ?? stream.recentAssetIds.at(-1);
+    return {
+      id: playbackId.id,
+      policy: playbackId.policy,
+      object: { type: 'live_stream', id: stream.id },
+      status: stream.status,
+      ...(mediaAssetId ? { media_asset_id: mediaAssetId } : {}),
+    };
   }
 }
 

@@ -4,7 +4,7 @@ import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { grpcClientOptions } from '@platform/grpc';
 import { assets } from '@platform/proto';
 import { TranscriptionVocabulariesModule } from '../transcription-vocabularies/transcription-vocabularies.module';
-import { ASSETS_GRPC_CLIENT, ASSETS_PORT, GrpcAssets } from './assets-port';
+import { ASSET_PROCESSING_GRPC_CLIENT, ASSETS_GRPC_CLIENT, ASSETS_PORT, GrpcAssets } from './assets-port';
 import { LiveStreamPlaybackIdsService } from './live-stream-playback-ids.service';
 import { LiveStreamRepository } from './live-stream.repository';
 import { LiveStreamsGrpcController } from './live-streams.grpc-controller';
@@ -33,8 +33,13 @@ const ASSETS_GRPC = 'grpc-client:assets';
       inject: [ASSETS_GRPC],
       useFactory: (client: ClientGrpc) => client.getService<assets.AssetsServiceClient>(assets.ASSETS_SERVICE_NAME),
     },
+    {
+      provide: ASSET_PROCESSING_GRPC_CLIENT,
+      inject: [ASSETS_GRPC],
+      useFactory: (client: ClientGrpc) => client.getService<assets.AssetProcessingServiceClient>(assets.ASSET_PROCESSING_SERVICE_NAME),
+    },
     { provide: ASSETS_PORT, useClass: GrpcAssets },
   ],
-  exports: [LiveStreamsService, LiveStreamRepository],
+  exports: [LiveStreamsService, LiveStreamRepository, ASSETS_PORT],
 })
 export class LiveStreamsModule {}

@@ -198,14 +198,39 @@ export class LiveStreamsService {
     return { reason: testLimit ? 'a test stream runs at most 5 minutes' : `the session reached max_continuous_duration (${limit} s)`, disable: testLimit };
   }
 
-  /** An encoder session began: `active` (spec 3), with video.live_stream.connected and .active. */
-  async markActive(id: string, protocol: 'rtmp' | 'srt'): Promise<void> {
+  /** The asset a new encoder session records into (`preparing`, `live_stream_id`, the stream's settings). */
+  async createRecordingAsset(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<string> {
+    const settings = stream.newAssetSettings ?? { input: [], playback_policy: [] };
+    const asset = await this.assets.createAsset({
+      ...settings,
+      input: [...(settings.input ?? [])],
+      playback_policy: [...(settings.playback_policy ?? [])],
+      live_stream_id: stream.id,
+      ingest_type: protocol === 'srt' ? 'live_srt' : 'live_rtmp',
+      test: stream.test || settings.test === true,
+    });
+    return asset.id;
+  }
+
+  /** The recording's probe and `ready` (spec 3: the session's asset becomes an on-demand asset). */
+  async completeRecording(assetId: string, summary: RecordingFacts): Promise<void> {
+    await this.assets.recordProbe(recordProbeRequest(assetId, summary));
+    await this.assets.markReady(assetId);
+  }
+
+  /**
+   * An encoder session began: `active` (spec 3) recording into `assetId` (`active_asset_id`, last
+   * of `recent_asset_ids`), with video.live_stream.connected, .recording and .active.
+   */
+  async markActive(id: string, protocol: 'rtmp' | 'srt', assetId?: string): Promise<void> {
     await this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, id);
       if (!stream || stream.status === 'disabled') return;
-      const updated = await this.streams.update(manager, id, { status: 'active', activeIngestProtocol: protocol, updatedAt: new Date() });
+      const recording = assetId ? { activeAssetId: assetId, recentAssetIds: [...stream.recentAssetIds, assetId].slice(-RECENT_ASSETS) } : {};
+      const updated = await this.streams.update(manager, id, { status: 'active', activeIngestProtocol: protocol, ...recording, updatedAt: new Date() });
       const record = await this.streams.record(updated, manager);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, record);
+      if (assetId) emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.recording, record);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.active, record);
     });
   }
@@ -220,10 +245,11 @@ export class LiveStreamsService {
       const stream = await this.streams.lockById(manager, id);
       if (!stream) return;
       if (stream.status !== 'active') {
-        emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(stream, manager));
+        const ended = stream.activeAssetId ? await this.streams.update(manager, id, { activeAssetId: null, activeIngestProtocol: null }) : stream;
+        emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(ended, manager));
         return;
       }
-      const updated = await this.streams.update(manager, id, { status: 'idle', activeIngestProtocol: null, updatedAt: new Date() });
+      const updated = await this.streams.update(manager, id, { status: 'idle', activeIngestProtocol: null, activeAssetId: null, updatedAt: new Date() });
       const record = await this.streams.record(updated, manager);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, record);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, record);
@@ -290,6 +316,40 @@ export class LiveStreamsService {
       throw err;
     }
   }
+}
+
+/** How many recent recordings `recent_asset_ids` keeps. */
+const RECENT_ASSETS = 10;
+
+/** What a finished recording is: its length and the tracks read from its first segment. */
+export interface RecordingFacts {
+  duration: number;
+  video?: { width: number; height: number; frameRate?: number };
+  audio?: { channels: number };
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/** RecordProbe of a recording: the asset fields of spec 2.1 from what the packager read. */
+export function recordProbeRequest(assetId: string, facts: RecordingFacts): assets.RecordProbeRequest {
+  const tracks: assets.Track[] = [];
+  const { video, audio, duration } = facts;
+  if (video) tracks.push({ id: '', type: 'video', duration, max_width: video.width, max_height: video.height, ...(video.frameRate ? { max_frame_rate: video.frameRate } : {}) });
+  if (audio) tracks.push({ id: '', type: 'audio', duration, max_channels: audio.channels, primary: true });
+  const pixels = video ? video.width * video.height : 0;
+  const height = video ? Math.min(video.width, video.height) : 0;
+  const divisor = video ? gcd(video.width, video.height) || 1 : 1;
+  return {
+    asset_id: assetId,
+    duration,
+    max_stored_resolution: !video ? 'Audio only' : height < 720 ? 'SD' : height < 1080 ? 'HD' : height < 2160 ? 'FHD' : 'UHD',
+    resolution_tier: !video ? 'audio-only' : pixels <= 921_600 ? '720p' : pixels <= 2_073_600 ? '1080p' : pixels <= 4_194_304 ? '1440p' : '2160p',
+    ...(video?.frameRate ? { max_stored_frame_rate: video.frameRate } : {}),
+    ...(video ? { aspect_ratio: `${video.width / divisor}:${video.height / divisor}` } : {}),
+    tracks,
+    non_standard_input_reasons: {},
+    input_info: [],
+  };
 }
 
 /** Test streams run at most 5 minutes (Mux); every stream at most its max_continuous_duration. */

@@ -7,8 +7,25 @@ export class FakeAssets implements AssetsPort {
   readonly checked: assets.CreateAssetRequest[] = [];
   refuse?: DomainError;
 
+  readonly created: assets.CreateAssetRequest[] = [];
+  readonly probes: assets.RecordProbeRequest[] = [];
+  readonly ready: string[] = [];
+
   async checkSettings(request: assets.CreateAssetRequest): Promise<void> {
     this.checked.push(request);
     if (this.refuse) throw this.refuse;
+  }
+
+  async createAsset(request: assets.CreateAssetRequest): Promise<assets.Asset> {
+    this.created.push(request);
+    return { id: `asset-${this.created.length}`, status: 'preparing' } as assets.Asset;
+  }
+
+  async recordProbe(request: assets.RecordProbeRequest): Promise<void> {
+    this.probes.push(request);
+  }
+
+  async markReady(assetId: string): Promise<void> {
+    this.ready.push(assetId);
   }
 }

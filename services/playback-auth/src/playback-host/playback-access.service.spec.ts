@@ -1,7 +1,7 @@
 import Mux from '@mux/mux-node';
 import { PlatformConfig } from '@platform/config';
 import { GrpcStatus } from '@platform/errors';
-import { assets } from '@platform/proto';
+import { assets, live } from '@platform/proto';
 import { fakeUnitOfWork } from '@platform/testing';
 import { PlaybackRestrictionRepository } from '../playback-restrictions/playback-restriction.repository';
 import { PlaybackRestrictionsService } from '../playback-restrictions/playback-restrictions.service';
@@ -17,12 +17,18 @@ const mux = new Mux({ tokenId: 'unused', tokenSecret: 'unused', baseURL: 'http:/
 
 function setup() {
   const assetsClient = new FakeAssetsClient();
+  const liveClient = new FakeAssetsClient();
   const { unitOfWork } = fakeUnitOfWork();
   const keys = new SigningKeysService(new InMemorySigningKeys() as unknown as SigningKeyRepository, unitOfWork);
   const restrictions = new PlaybackRestrictionsService(new InMemoryPlaybackRestrictions() as unknown as PlaybackRestrictionRepository, unitOfWork);
   const grants = new PlaybackGrants({ playback: { grantSecret: 'test-secret', grantSeconds: 3600 } } as PlatformConfig);
-  const access = new PlaybackAccessService(new PlaybackIdLookup(assetsClient as unknown as assets.AssetsServiceClient), keys, restrictions, grants);
-  return { assetsClient, keys, restrictions, grants, access };
+  const access = new PlaybackAccessService(
+    new PlaybackIdLookup(assetsClient as unknown as assets.AssetsServiceClient, liveClient as unknown as live.LiveStreamsServiceClient),
+    keys,
+    restrictions,
+    grants,
+  );
+  return { assetsClient, liveClient, keys, restrictions, grants, access };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
@@ -46,6 +52,14 @@ describe('PlaybackAccessService', () => {
     it('answers an unknown or deleted playback id with 404', async () => {
       const { access } = setup();
       expect(await refusal(access.authorize({ playbackId: 'gone' }))).toEqual({ status: 404, message: 'Playback ID gone not found' });
+    });
+
+    it('plays a live stream’s id from the asset its recording goes into, and answers 412 before any broadcast', async () => {
+      const { liveClient, access } = setup();
+      liveClient.owners.set('live1', { id: 'live1', policy: 'public', object: { type: 'live_stream', id: 'ls1' }, status: 'active', media_asset_id: 'rec1' });
+      liveClient.owners.set('live2', { id: 'live2', policy: 'public', object: { type: 'live_stream', id: 'ls2' }, status: 'idle' });
+      expect(await access.authorize({ playbackId: 'live1' })).toEqual({ playbackId: 'live1', assetId: 'rec1', signed: false });
+      expect(await refusal(access.authorize({ playbackId: 'live2' }))).toEqual({ status: 412, message: 'Live stream of playback ID live2 has not been live yet' });
     });
 
     it.each(['preparing', 'errored'])('answers an asset in status %s with 412, as Mux does for an asset that is not ready', async (status) => {

@@ -3,7 +3,7 @@ import { PlaybackRestrictionsService } from '../playback-restrictions/playback-r
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { PlaybackError } from './playback-error';
 import { PlaybackGrants } from './playback-grants';
-import { PlaybackIdLookup } from './playback-id-lookup';
+import { PlaybackIdLookup, PlaybackOwner } from './playback-id-lookup';
 import { verifyPlaybackToken } from './playback-token';
 import { restrictionRefusal } from './restriction-check';
 
@@ -55,11 +55,22 @@ export class PlaybackAccessService {
       await this.applyRestriction(playbackRestrictionId, request);
     }
 
-    if (owner.type !== 'asset') {
-      throw new PlaybackError(HttpStatus.PRECONDITION_FAILED, `Playback ID ${request.playbackId} belongs to a ${owner.type}, which this host does not play yet`);
+    const assetId = this.playableAsset(request.playbackId, owner);
+    return { playbackId: request.playbackId, assetId, signed: owner.policy === 'signed', ...(playbackRestrictionId ? { playbackRestrictionId } : {}) };
+  }
+
+  /**
+   * The asset whose HLS a playback id plays: a `ready` asset; for a live stream, its recording
+   * under way (a growing playlist) or its latest one.
+   */
+  private playableAsset(playbackId: string, owner: PlaybackOwner): string {
+    if (owner.type === 'live_stream') {
+      if (!owner.mediaAssetId) throw new PlaybackError(HttpStatus.PRECONDITION_FAILED, `Live stream of playback ID ${playbackId} has not been live yet`);
+      return owner.mediaAssetId;
     }
-    if (owner.status !== 'ready') throw PlaybackError.notReady(request.playbackId, owner.status);
-    return { playbackId: request.playbackId, assetId: owner.id, signed: owner.policy === 'signed', ...(playbackRestrictionId ? { playbackRestrictionId } : {}) };
+    if (owner.type !== 'asset') throw new PlaybackError(HttpStatus.PRECONDITION_FAILED, `Playback ID ${playbackId} belongs to a ${owner.type}, which this host does not play`);
+    if (owner.status !== 'ready') throw PlaybackError.notReady(playbackId, owner.status);
+    return owner.id;
   }
 
   /** A variant playlist or segment: its grant when it has one (no lookup), else the full check. */

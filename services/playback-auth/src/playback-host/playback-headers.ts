@@ -20,7 +20,7 @@ export type PlaybackFile = 'master' | 'variant' | 'segment';
 /**
  * Cache-Control per file. Segments never change once listed: a year, immutable. The master
  * changes when the ladder's renditions are added after `ready`: a few seconds. Variant
- * playlists are final once listed but carry a grant: cached well within its lifetime.
+ * playlists grow while a live stream records: a few seconds too.
  * Responses for a signed playback id are `private` (never kept by a shared cache).
  */
 export function cacheControl(file: PlaybackFile, signed: boolean, grantSeconds: number): string {
@@ -36,4 +36,5 @@ export function cacheControl(file: PlaybackFile, signed: boolean, grantSeconds: 
 }
 
 const MASTER_MAX_AGE = 2;
-const VARIANT_MAX_AGE = 60;
+// short: a live stream's media playlist grows every segment
+const VARIANT_MAX_AGE = 2;

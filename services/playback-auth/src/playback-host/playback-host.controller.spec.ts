@@ -14,7 +14,7 @@ import { PlaybackRestrictionsService } from '../playback-restrictions/playback-r
 import { SigningKeyRepository } from '../signing-keys/signing-key.repository';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { FakeAssetsClient, InMemoryPlaybackRestrictions, InMemorySigningKeys } from '../testing';
-import { ASSETS_SERVICE } from './playback-id-lookup';
+import { ASSETS_SERVICE, LIVE_STREAMS_SERVICE } from './playback-id-lookup';
 import { PlaybackHostModule } from './playback-host.module';
 
 const MASTER = [
@@ -88,6 +88,8 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
     assetsClient.add('prepId1', 'public', 'asset-prep', 'preparing');
 
     const moduleRef = await Test.createTestingModule({ imports: [PlatformConfigModule.forRoot(config), PlaybackHostModule] })
+      .overrideProvider(LIVE_STREAMS_SERVICE)
+      .useValue(new FakeAssetsClient())
       .overrideProvider(ASSETS_SERVICE)
       .useValue(assetsClient)
       .overrideProvider(SigningKeyRepository)
@@ -150,7 +152,7 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       const res = await fetch(variantUrl);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
-      expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=2');
       const grant = grantOf(master);
       expect(await res.text()).toBe(VARIANT.replace('segment_000.ts', `segment_000.ts?grant=${grant}`).replace('segment_001.ts', `segment_001.ts?grant=${grant}`));
       expect(assetsClient.lookups.length).toBe(lookups);
@@ -241,7 +243,7 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       const variantUrl = new URL(masterText.split('\n')[5], masterUrl).toString();
       const variant = await fetch(variantUrl);
       expect(variant.status).toBe(200);
-      expect(variant.headers.get('cache-control')).toBe('private, max-age=60');
+      expect(variant.headers.get('cache-control')).toBe('private, max-age=2');
       const segment = await fetch(new URL((await variant.text()).split('\n')[5], variantUrl));
       expect(segment.status).toBe(200);
       expect(segment.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');

@@ -31,17 +31,22 @@ function loadService(name: ServiceName, config: PlatformConfig, qualifiedName: s
   return qualifiedName.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], loaded) as grpc.ServiceClientConstructor;
 }
 
-/** A stand-in assets service on a real gRPC port: LookupPlaybackId over a map. */
-async function fakeAssetsServer(config: PlatformConfig, owners: Map<string, assets.PlaybackIdOwner>): Promise<grpc.Server> {
+/** A stand-in owner service (assets or live) on a real gRPC port: LookupPlaybackId over a map. */
+async function fakeOwnerServer(
+  config: PlatformConfig,
+  service: 'assets' | 'live',
+  qualifiedName: string,
+  owners: Map<string, assets.PlaybackIdOwner>,
+): Promise<grpc.Server> {
   const server = new grpc.Server();
   const lookup: Handler = (call, callback) => {
     const owner = owners.get(call.request.id);
     if (owner) callback(null, owner);
     else callback({ code: grpc.status.NOT_FOUND, details: encodeMessages(['Playback ID not found']) });
   };
-  server.addService(loadService('assets', config, 'platform.assets.v1.AssetsService').service, { LookupPlaybackId: lookup });
+  server.addService(loadService(service, config, qualifiedName).service, { LookupPlaybackId: lookup });
   await new Promise<void>((resolve, reject) =>
-    server.bindAsync(config.grpcUrls.assets, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+    server.bindAsync(config.grpcUrls[service], grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
   );
   return server;
 }
@@ -56,6 +61,8 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
   let dataDir: string;
   let app: Awaited<ReturnType<typeof bootstrap>>;
   let assetsServer: grpc.Server;
+  let liveServer: grpc.Server;
+  const liveOwners = new Map<string, assets.PlaybackIdOwner>();
   let signingKeys: grpc.Client;
   const mux = new Mux({ tokenId: 'unused', tokenSecret: 'unused', baseURL: 'http://127.0.0.1:9' });
 
@@ -74,6 +81,7 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
       STREAM_PORT: String(await freePort()),
       PLAYBACK_AUTH_GRPC_URL: `127.0.0.1:${await freePort()}`,
       ASSETS_GRPC_URL: `127.0.0.1:${await freePort()}`,
+      LIVE_GRPC_URL: `127.0.0.1:${await freePort()}`,
       PLAYBACK_GRANT_SECRET: 'int-test-secret',
       LOG_LEVEL: 'error',
     });
@@ -84,7 +92,13 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
     owners.set('pubInt1', { id: 'pubInt1', policy: 'public', object: { type: 'asset', id: 'asset-1' }, status: 'ready' });
     owners.set('sigInt1', { id: 'sigInt1', policy: 'signed', object: { type: 'asset', id: 'asset-1' }, status: 'ready' });
 
-    assetsServer = await fakeAssetsServer(config, owners);
+    assetsServer = await fakeOwnerServer(config, 'assets', 'platform.assets.v1.AssetsService', owners);
+    await store.putBuffer(assetKeys.hls('live-asset-1', 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nlive/index.m3u8\n');
+    await store.putBuffer(assetKeys.hls('live-asset-1', 'live/index.m3u8'), '#EXTM3U\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:2,\nsegment_00000.ts\n');
+    await store.putBuffer(assetKeys.hls('live-asset-1', 'live/segment_00000.ts'), Buffer.alloc(188, 0x47));
+    liveOwners.set('liveInt1', { id: 'liveInt1', policy: 'public', object: { type: 'live_stream', id: 'stream-1' }, status: 'active', media_asset_id: 'live-asset-1' });
+    liveOwners.set('liveInt2', { id: 'liveInt2', policy: 'public', object: { type: 'live_stream', id: 'stream-2' }, status: 'idle' });
+    liveServer = await fakeOwnerServer(config, 'live', 'platform.live.v1.LiveStreamsService', liveOwners);
     app = await bootstrap(config);
     const SigningKeys = loadService('playback-auth', config, 'platform.playback_auth.v1.SigningKeysService');
     signingKeys = new SigningKeys(config.grpcUrls['playback-auth'], grpc.credentials.createInsecure());
@@ -95,6 +109,7 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
     await app?.close();
     await closeEventBus();
     assetsServer?.forceShutdown();
+    liveServer?.forceShutdown();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -109,7 +124,21 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
     expect(Buffer.from(await segment.arrayBuffer())).toEqual(Buffer.alloc(376, 0x47));
   });
 
-  it('turns NOT_FOUND from the assets service into 404', async () => {
+  it('plays a live stream’s playback id from the asset it records into (asked of the live service), 412 before its first broadcast', async () => {
+    const master = await stream('liveInt1.m3u8');
+    expect(master.status).toBe(200);
+    const variantPath = (await master.text()).split('\n')[2];
+    expect(variantPath).toMatch(/^liveInt1\/live\/index\.m3u8\?grant=/);
+    const variant = await stream(variantPath);
+    expect(variant.headers.get('cache-control')).toBe('public, max-age=2');
+    const segment = await stream(`liveInt1/live/${(await variant.text()).split('\n')[3]}`);
+    expect(Buffer.from(await segment.arrayBuffer())).toEqual(Buffer.alloc(188, 0x47));
+    const never = await stream('liveInt2.m3u8');
+    expect(never.status).toBe(412);
+    expect(await never.json()).toEqual({ error: { type: 'precondition_failed', messages: ['Live stream of playback ID liveInt2 has not been live yet'] } });
+  });
+
+  it('turns NOT_FOUND from the assets and live services into 404', async () => {
     const res = await stream('nope1.m3u8');
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: { type: 'not_found', messages: ['Playback ID nope1 not found'] } });

@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GrpcStatus } from '@platform/errors';
-import { assets } from '@platform/proto';
-import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { assets, live } from '@platform/proto';
+import { firstValueFrom, Observable, timeout, TimeoutError } from 'rxjs';
 import { PlaybackError } from './playback-error';
 
 /** Injection token of the assets service's gRPC client (`assets.AssetsServiceClient`). */
 export const ASSETS_SERVICE = Symbol('ASSETS_SERVICE');
+/** Injection token of the live service's gRPC client (`live.LiveStreamsServiceClient`). */
+export const LIVE_STREAMS_SERVICE = Symbol('LIVE_STREAMS_SERVICE');
 
 const LOOKUP_TIMEOUT_MS = 5000;
 
@@ -13,30 +15,31 @@ const LOOKUP_TIMEOUT_MS = 5000;
 export interface PlaybackOwner {
   playbackId: string;
   policy: 'public' | 'signed';
-  /** `asset` (live streams later). */
+  /** `asset` or `live_stream`. */
   type: string;
   id: string;
-  /** The owner's status: `preparing`, `ready`, `errored` for assets. */
+  /** The owner's status: `preparing`, `ready`, `errored` for assets; `idle`, `active`, `disabled` for live streams. */
   status: string;
+  /** Live streams: the asset whose HLS plays (the recording under way, else the latest). */
+  mediaAssetId?: string;
 }
 
-/** Resolves playback ids through the assets service (AssetsService.LookupPlaybackId). */
+/**
+ * Resolves playback ids through their owners' services: the assets service, then the live service
+ * (ids are random, so at most one knows an id).
+ */
 @Injectable()
 export class PlaybackIdLookup {
-  constructor(@Inject(ASSETS_SERVICE) private readonly assets: assets.AssetsServiceClient) {}
+  constructor(
+    @Inject(ASSETS_SERVICE) private readonly assets: assets.AssetsServiceClient,
+    @Inject(LIVE_STREAMS_SERVICE) private readonly live: live.LiveStreamsServiceClient,
+  ) {}
 
   /** The owner, or undefined when the playback id does not exist (never did, or was deleted). */
   async find(playbackId: string): Promise<PlaybackOwner | undefined> {
-    let owner: assets.PlaybackIdOwner;
-    try {
-      owner = await firstValueFrom(this.assets.lookupPlaybackId({ id: playbackId }).pipe(timeout(LOOKUP_TIMEOUT_MS)));
-    } catch (err) {
-      if (grpcCode(err) === GrpcStatus.NOT_FOUND) return undefined;
-      if (err instanceof TimeoutError || grpcCode(err) === GrpcStatus.UNAVAILABLE || grpcCode(err) === GrpcStatus.DEADLINE_EXCEEDED) {
-        throw PlaybackError.unavailable();
-      }
-      throw err;
-    }
+    const owner =
+      (await this.ask(() => this.assets.lookupPlaybackId({ id: playbackId }))) ?? (await this.ask(() => this.live.lookupPlaybackId({ id: playbackId })));
+    if (!owner) return undefined;
     return {
       playbackId: owner.id,
       // anything but public needs a token: an unknown policy never plays openly
@@ -44,7 +47,20 @@ export class PlaybackIdLookup {
       type: owner.object?.type ?? '',
       id: owner.object?.id ?? '',
       status: owner.status,
+      ...(owner.media_asset_id ? { mediaAssetId: owner.media_asset_id } : {}),
     };
+  }
+
+  private async ask(lookup: () => Observable<assets.PlaybackIdOwner>): Promise<assets.PlaybackIdOwner | undefined> {
+    try {
+      return await firstValueFrom(lookup().pipe(timeout(LOOKUP_TIMEOUT_MS)));
+    } catch (err) {
+      if (grpcCode(err) === GrpcStatus.NOT_FOUND) return undefined;
+      if (err instanceof TimeoutError || grpcCode(err) === GrpcStatus.UNAVAILABLE || grpcCode(err) === GrpcStatus.DEADLINE_EXCEEDED) {
+        throw PlaybackError.unavailable();
+      }
+      throw err;
+    }
   }
 }
 

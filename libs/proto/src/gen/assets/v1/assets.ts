@@ -175,8 +175,13 @@ export interface PlaybackIdOwner {
   object:
     | PlaybackIdObject
     | undefined;
-  /** Owner's status (`preparing`, `ready`, `errored` for assets), for the playback host. */
+  /**
+   * Owner's status (`preparing`, `ready`, `errored` for assets; `idle`, `active`, `disabled` for
+   * live streams), for the playback host.
+   */
   status: string;
+  /** Live streams: the asset whose HLS plays (the recording under way, else the latest one). */
+  media_asset_id?: string | undefined;
 }
 
 export interface RecordProbeRequest {
