@@ -36,7 +36,7 @@ describe('RTMP ingest', () => {
   });
 
   it('makes the stream active while ffmpeg pushes to /app/{stream_key}, idle when it stops, with the events in order', async () => {
-    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'] });
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0 });
     const encoder = push(stream.stream_key!);
     const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active');
     expect(active).toMatchObject({ status: 'active', active_ingest_protocol: 'rtmp' });
@@ -97,6 +97,51 @@ describe('RTMP ingest', () => {
     expect(recordedVariant.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
     const recorded = await ffprobe(streamUrl(`${asset.playback_ids![0].id}.m3u8`));
     expect(recorded.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+  });
+
+  it('holds the recording open for the reconnect window: a reconnect continues the same asset', async () => {
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], latency_mode: 'reduced', reconnect_window: 8 });
+    const first = push(stream.stream_key!);
+    const started = Date.now();
+    const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
+    const assetId = active.active_asset_id!;
+    await new Promise((r) => setTimeout(r, 5000));
+    await first.stop();
+    let pushed = (Date.now() - started) / 1000;
+
+    // inside the window: still active, and the same key reconnects into the same asset
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await statusOf(stream.id)).status).toBe('active');
+    const second = push(stream.stream_key!);
+    const resumed = Date.now();
+    await new Promise((r) => setTimeout(r, 5000));
+    await second.stop();
+    pushed += (Date.now() - resumed) / 1000;
+
+    const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 40_000);
+    expect(idle.recent_asset_ids).toEqual([assetId]);
+    const asset = await settledAsset(mux, assetId);
+    expect(asset.status).toBe('ready');
+    expect(asset.duration!).toBeGreaterThan(pushed - 6);
+    expect(asset.duration!).toBeLessThanOrEqual(pushed + 1);
+    const master = await (await fetch(streamUrl(`${asset.playback_ids?.[0]?.id ?? stream.playback_ids![0].id}.m3u8`))).text();
+    const variant = await (await fetch(streamUrl(master.split('\n').find((l) => l.includes('/live/index.m3u8'))!))).text();
+    expect(variant).toContain('#EXT-X-DISCONTINUITY');
+    expect(variant.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
+    const types = await eventually(
+      async () => receivedWebhooks().filter((w) => objectOf(w) === stream.id).map(typeOf),
+      (t) => t.includes('video.live_stream.idle'),
+    );
+    expect(types.filter((t) => t !== 'video.live_stream.updated')).toEqual([
+      'video.live_stream.created',
+      'video.live_stream.connected',
+      'video.live_stream.recording',
+      'video.live_stream.active',
+      'video.live_stream.disconnected',
+      'video.live_stream.connected',
+      'video.live_stream.disconnected',
+      'video.live_stream.idle',
+    ]);
   });
 
   it('refuses an unknown key and a disabled stream: the encoder is dropped and nothing turns active', async () => {

@@ -2,12 +2,14 @@ import path from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { OBJECT_STORE, ObjectStore } from '@platform/storage';
+import { LiveStreamEntity } from '../live-streams/live-stream.entity';
 import { LiveStreamsService } from '../live-streams/live-streams.service';
 import { HlsPackager } from './hls-packager';
+import { LiveRecording } from './live-recording';
 import { PublishSession, RtmpServer } from './rtmp-server';
 import { streamKeyOf } from './stream-path';
 
-/** How often running sessions are checked against their stream (key reset, disabled, deleted). */
+/** How often running sessions are checked against their stream (key reset, disabled, deleted, limits). */
 export const SESSION_CHECK_MS = 1000;
 
 interface Running {
@@ -15,21 +17,33 @@ interface Running {
   streamId: string;
   key: string;
   startedAt: Date;
-  assetId: string;
-  packager: HlsPackager;
+  recording: LiveRecording;
+  packager?: HlsPackager;
+  /** Set when the platform ended the session (no reconnect window then). */
+  endedBy?: string;
+}
+
+interface Held {
+  recording: LiveRecording;
+  /** While the encoder is away: the end of the reconnect window. */
+  window?: NodeJS.Timeout;
 }
 
 /**
- * RTMP ingest on RTMP_PORT: an encoder publishing to `/app/{stream_key}` is let in only for a known
- * key of a stream that is not disabled; the stream is then `active` until the encoder leaves. A
- * running session is dropped within SESSION_CHECK_MS once its key is reset, its stream disabled or
- * deleted (checked against the database, so it holds whichever replica served the change), or it
- * reaches max_continuous_duration (a test stream is disabled after 5 minutes).
+ * RTMP ingest on RTMP_PORT. An encoder publishing to `/app/{stream_key}` is let in only for a known
+ * key of a stream that is not disabled; the stream is then `active` and its session is recorded
+ * (LiveRecording: HLS into the object store, played live on the stream's playback ids). When the
+ * encoder leaves, the reconnect window holds the recording open and a reconnect continues it; after
+ * the window the recording becomes a ready asset and the stream `idle`. A running session is dropped
+ * within SESSION_CHECK_MS once its key is reset, its stream disabled or deleted (checked against the
+ * database, so it holds whichever replica served the change), or it reaches max_continuous_duration
+ * (a test stream is disabled after 5 minutes); those end the recording at once.
  */
 @Injectable()
 export class IngestSessions implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RtmpIngest');
   private readonly running = new Map<string, Running>();
+  private readonly held = new Map<string, Held>();
   /** Sessions that ended while still being admitted: their admission ends them once done. */
   private readonly endedEarly = new Set<string>();
   private server?: RtmpServer;
@@ -56,6 +70,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    for (const held of this.held.values()) clearTimeout(held.window);
     await this.server?.stop();
   }
 
@@ -65,24 +80,30 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     const verdict = await this.streams.authorizePublish(key);
     if ('refused' in verdict) return this.refuse(session, verdict.refused);
     const { stream } = verdict;
-    if ([...this.running.values()].some((r) => r.streamId === stream.id)) return this.refuse(session, 'the live stream already has an encoder');
-    const assetId = await this.streams.createRecordingAsset(stream, 'rtmp');
-    const packager = new HlsPackager(
-      {
-        ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
-        ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
-        sourceUrl: `rtmp://127.0.0.1:${this.config.rtmpPort}/app/${key}`,
-        workDir: path.join(this.config.dataDir, 'live', assetId),
-        assetId,
-        latencyMode: stream.latencyMode,
-      },
-      this.store,
-    );
-    this.running.set(session.id, { session, streamId: stream.id, key, startedAt: new Date(), assetId, packager });
-    await this.streams.markActive(stream.id, 'rtmp', assetId);
-    await packager.start();
-    this.logger.log(`live stream ${stream.id}: encoder connected over RTMP, recording into asset ${assetId}`);
+    if (this.hasEncoder(stream.id)) return this.refuse(session, 'the live stream already has an encoder');
+
+    let held = this.held.get(stream.id);
+    const reconnected = held !== undefined;
+    if (held) clearTimeout(held.window);
+    else {
+      held = { recording: await this.newRecording(stream) };
+      this.held.set(stream.id, held);
+    }
+    const running: Running = { session, streamId: stream.id, key, startedAt: new Date(), recording: held.recording };
+    this.running.set(session.id, running);
+    await this.streams.markActive(stream.id, 'rtmp', reconnected ? undefined : held.recording.assetId, reconnected);
+    running.packager = await held.recording.startSession(`rtmp://127.0.0.1:${this.config.rtmpPort}/app/${key}`);
+    this.logger.log(`live stream ${stream.id}: encoder ${reconnected ? 'reconnected' : 'connected'} over RTMP, recording into asset ${held.recording.assetId}`);
     if (this.endedEarly.delete(session.id)) await this.end(session);
+  }
+
+  private async newRecording(stream: LiveStreamEntity): Promise<LiveRecording> {
+    const assetId = await this.streams.createRecordingAsset(stream, 'rtmp');
+    return new LiveRecording(assetId, stream.latencyMode, path.join(this.config.dataDir, 'live', assetId), {
+      ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
+      ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
+      store: this.store,
+    });
   }
 
   private async end(session: PublishSession): Promise<void> {
@@ -93,15 +114,45 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
       return;
     }
     this.running.delete(session.id);
-    try {
-      const summary = await running.packager.finish();
-      if (summary.segments > 0) await this.streams.completeRecording(running.assetId, summary);
-      this.logger.log(`live stream ${running.streamId}: recording ${running.assetId} finished (${summary.duration} s)`);
-    } catch (err) {
-      this.logger.error(`live stream ${running.streamId}: finishing recording ${running.assetId} failed: ${err instanceof Error ? err.message : String(err)}`);
+    const ending = running.packager ? running.recording.endSession(running.packager) : Promise.resolve();
+    const stream = running.endedBy ? null : await this.streams.findForIngest(running.streamId);
+    const windowSeconds = stream && stream.status === 'active' ? stream.reconnectWindow : 0;
+    if (windowSeconds <= 0) {
+      await ending;
+      await this.finish(running.streamId, true);
+      return;
     }
-    await this.streams.markEnded(running.streamId);
-    this.logger.log(`live stream ${running.streamId}: encoder disconnected`);
+    await this.streams.markDisconnected(running.streamId);
+    const held = this.held.get(running.streamId);
+    // a reconnect may already be in (its admission cleared no window yet): then there is nothing to wait for
+    if (held && !this.hasEncoder(running.streamId)) {
+      held.window = setTimeout(() => void this.finish(running.streamId, false), windowSeconds * 1000);
+      this.logger.log(`live stream ${running.streamId}: encoder disconnected; waiting ${windowSeconds} s for it to reconnect`);
+    }
+    await ending;
+  }
+
+  private hasEncoder(streamId: string): boolean {
+    return [...this.running.values()].some((r) => r.streamId === streamId);
+  }
+
+  /** The recording is over: a ready asset, then the stream `idle`. */
+  private async finish(streamId: string, disconnectedNow: boolean): Promise<void> {
+    if (this.hasEncoder(streamId)) return; // reconnected: the recording goes on
+    const held = this.held.get(streamId);
+    this.held.delete(streamId);
+    if (held) {
+      clearTimeout(held.window);
+      try {
+        const summary = await held.recording.close();
+        if (summary.segments > 0) await this.streams.completeRecording(held.recording.assetId, summary);
+        this.logger.log(`live stream ${streamId}: recording ${held.recording.assetId} finished (${summary.duration} s)`);
+      } catch (err) {
+        this.logger.error(`live stream ${streamId}: finishing recording ${held.recording.assetId} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    if (disconnectedNow) await this.streams.markEnded(streamId);
+    else await this.streams.markIdle(streamId);
   }
 
   private async checkRunning(): Promise<void> {
@@ -110,6 +161,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
         const end = await this.streams.sessionEnd(running.streamId, running.key, running.startedAt);
         if (end) {
           this.logger.log(`live stream ${running.streamId}: dropping its encoder (${end.reason})`);
+          running.endedBy = end.reason;
           if (end.disable) await this.streams.disable(running.streamId);
           running.session.drop();
         }

@@ -261,6 +261,30 @@ describe.each([
     ]);
   });
 
+  it('keeps a stream active through the reconnect window, then makes it idle', async () => {
+    const stream = await create({ reconnect_window: 30 });
+    await service.markActive(stream.id, 'rtmp', 'rec-1');
+    await service.markDisconnected(stream.id);
+    expect(await service.get(stream.id)).toMatchObject({ status: 'active', active_asset_id: 'rec-1', recent_asset_ids: ['rec-1'] });
+    await service.markActive(stream.id, 'rtmp', undefined, true); // the encoder is back: same recording
+    expect(await service.get(stream.id)).toMatchObject({ status: 'active', active_asset_id: 'rec-1', recent_asset_ids: ['rec-1'] });
+    await service.markDisconnected(stream.id);
+    await service.markIdle(stream.id);
+    const idle = await service.get(stream.id);
+    expect(idle).toMatchObject({ status: 'idle', recent_asset_ids: ['rec-1'] });
+    expect(idle.active_asset_id).toBeUndefined();
+    expect((await events(stream.id)).map((e) => e.type)).toEqual([
+      'video.live_stream.created',
+      'video.live_stream.connected',
+      'video.live_stream.recording',
+      'video.live_stream.active',
+      'video.live_stream.disconnected',
+      'video.live_stream.connected',
+      'video.live_stream.disconnected',
+      'video.live_stream.idle',
+    ]);
+  });
+
   it('lists newest first, filtered by status and stream key', async () => {
     const a = await create();
     const b = await create();

@@ -222,10 +222,16 @@ export class LiveStreamsService {
    * An encoder session began: `active` (spec 3) recording into `assetId` (`active_asset_id`, last
    * of `recent_asset_ids`), with video.live_stream.connected, .recording and .active.
    */
-  async markActive(id: string, protocol: 'rtmp' | 'srt', assetId?: string): Promise<void> {
+  async markActive(id: string, protocol: 'rtmp' | 'srt', assetId?: string, reconnected = false): Promise<void> {
     await this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, id);
       if (!stream || stream.status === 'disabled') return;
+      if (reconnected) {
+        // inside the reconnect window: the same recording goes on
+        const again = await this.streams.update(manager, id, { status: 'active', activeIngestProtocol: protocol, updatedAt: new Date() });
+        emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, await this.streams.record(again, manager));
+        return;
+      }
       const recording = assetId ? { activeAssetId: assetId, recentAssetIds: [...stream.recentAssetIds, assetId].slice(-RECENT_ASSETS) } : {};
       const updated = await this.streams.update(manager, id, { status: 'active', activeIngestProtocol: protocol, ...recording, updatedAt: new Date() });
       const record = await this.streams.record(updated, manager);
@@ -253,6 +259,34 @@ export class LiveStreamsService {
       const record = await this.streams.record(updated, manager);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, record);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, record);
+    });
+  }
+
+  /** The stream as the ingest needs it (reconnect window, status), or null once deleted. */
+  findForIngest(id: string): Promise<LiveStreamEntity | null> {
+    return this.streams.findById(id);
+  }
+
+  /** The encoder left, the reconnect window is open: video.live_stream.disconnected, the stream stays `active`. */
+  async markDisconnected(id: string): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream) return;
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(stream, manager));
+    });
+  }
+
+  /** The reconnect window passed: `idle` with video.live_stream.idle (a disabled stream stays disabled). */
+  async markIdle(id: string): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream) return;
+      if (stream.status !== 'active') {
+        if (stream.activeAssetId) await this.streams.update(manager, id, { activeAssetId: null, activeIngestProtocol: null });
+        return;
+      }
+      const updated = await this.streams.update(manager, id, { status: 'idle', activeIngestProtocol: null, activeAssetId: null, updatedAt: new Date() });
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, await this.streams.record(updated, manager));
     });
   }
 

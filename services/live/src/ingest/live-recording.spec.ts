@@ -1,0 +1,32 @@
+import { liveMasterPlaylist, recordingPlaylist } from './live-recording';
+
+describe('recordingPlaylist', () => {
+  const segments = [
+    { name: 's1_00000.ts', duration: 2, discontinuity: false },
+    { name: 's1_00001.ts', duration: 1.5, discontinuity: false },
+    { name: 's2_00000.ts', duration: 2.002, discontinuity: true },
+  ];
+
+  it('is an EVENT playlist while live, with a discontinuity where a reconnected session begins', () => {
+    expect(recordingPlaylist(segments, false, 'reduced')).toBe(
+      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:3\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXT-X-INDEPENDENT-SEGMENTS\n' +
+        '#EXTINF:2.000000,\ns1_00000.ts\n#EXTINF:1.500000,\ns1_00001.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:2.002000,\ns2_00000.ts\n',
+    );
+  });
+
+  it('is a VOD playlist with EXT-X-ENDLIST once closed, its target duration at least the latency mode’s segment', () => {
+    const ended = recordingPlaylist(segments.slice(0, 1), true, 'standard');
+    expect(ended).toContain('#EXT-X-TARGETDURATION:4\n');
+    expect(ended).toContain('#EXT-X-PLAYLIST-TYPE:VOD\n');
+    expect(ended.endsWith('s1_00000.ts\n#EXT-X-ENDLIST\n')).toBe(true);
+  });
+});
+
+describe('liveMasterPlaylist', () => {
+  it('lists the one live variant with its bandwidth and resolution', () => {
+    expect(liveMasterPlaylist({ video: { width: 1280, height: 720 } }, 2_500_000)).toBe(
+      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720\nlive/index.m3u8\n',
+    );
+    expect(liveMasterPlaylist({}, 64_000)).toContain('#EXT-X-STREAM-INF:BANDWIDTH=64000\nlive/');
+  });
+});
