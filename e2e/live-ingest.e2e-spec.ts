@@ -21,6 +21,8 @@ describe('RTMP ingest', () => {
   const statusOf = async (id: string) => mux.video.liveStreams.retrieve(id);
   // Started first, checked last: the shortest max_continuous_duration (60 s) runs out meanwhile.
   let limited: { id: string; encoder: Encoder; startedAt: number };
+  // Completed early, checked last: complete drops the encoder 60 s later.
+  let completed: { encoder: Encoder; at: number } | undefined;
 
   beforeAll(async () => {
     const stream = await mux.video.liveStreams.create({ max_continuous_duration: 60 });
@@ -29,6 +31,7 @@ describe('RTMP ingest', () => {
 
   afterAll(async () => {
     await limited?.encoder.stop();
+    await completed?.encoder.stop();
   });
 
   afterEach(async () => {
@@ -144,6 +147,28 @@ describe('RTMP ingest', () => {
     ]);
   });
 
+  it('complete ends the recording at once (ready asset, stream idle) and keeps the encoder connected for now', async () => {
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 60 });
+    const encoder = pushRtmp(stream.stream_key!);
+    const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
+    await eventually(
+      async () => (await fetch(streamUrl(`${stream.playback_ids![0].id}.m3u8`))).status,
+      (status) => status === 200,
+    );
+    await new Promise((r) => setTimeout(r, 3000));
+    await mux.video.liveStreams.complete(stream.id);
+    completed = { encoder, at: Date.now() };
+    const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 20_000);
+    expect(idle.status).toBe('idle');
+    const asset = await settledAsset(mux, active.active_asset_id!);
+    expect(asset.status).toBe('ready');
+    expect(await endsWithin(encoder, 3000)).toBe(false); // still connected: dropped 60 s after complete
+    // a second encoder with the key is not let in meanwhile: no new asset
+    const other = push(stream.stream_key!);
+    expect(await endsWithin(other, 15_000)).toBe(true);
+    expect((await statusOf(stream.id)).recent_asset_ids).toEqual([active.active_asset_id]);
+  });
+
   it('refuses an unknown key and a disabled stream: the encoder is dropped and nothing turns active', async () => {
     const unknown = push('not-a-key-of-any-stream');
     expect(await endsWithin(unknown, 15_000)).toBe(true);
@@ -195,5 +220,11 @@ describe('RTMP ingest', () => {
     const ranFor = (Date.now() - limited.startedAt) / 1000;
     expect(ranFor).toBeGreaterThanOrEqual(59);
     expect((await eventually(() => statusOf(limited.id), (s) => s.status === 'idle')).status).toBe('idle');
+  });
+
+  it('drops a completed stream’s encoder 60 s after complete', async () => {
+    expect(completed).toBeDefined();
+    expect(await endsWithin(completed!.encoder, 80_000)).toBe(true);
+    expect((Date.now() - completed!.at) / 1000).toBeGreaterThanOrEqual(58);
   });
 });

@@ -21,6 +21,8 @@ interface Running {
   packager?: HlsPackager;
   /** Set when the platform ended the session (no reconnect window then). */
   endedBy?: string;
+  /** `complete` closed the recording; the encoder stays connected until its 60 s are over. */
+  completed?: boolean;
 }
 
 interface Held {
@@ -114,6 +116,10 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
       return;
     }
     this.running.delete(session.id);
+    if (running.completed) {
+      await this.streams.markEnded(running.streamId); // the recording was closed by complete: only `disconnected` is left
+      return;
+    }
     const ending = running.packager ? running.recording.endSession(running.packager) : Promise.resolve();
     const stream = running.endedBy ? null : await this.streams.findForIngest(running.streamId);
     const windowSeconds = stream && stream.status === 'active' ? stream.reconnectWindow : 0;
@@ -137,8 +143,8 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** The recording is over: a ready asset, then the stream `idle`. */
-  private async finish(streamId: string, disconnectedNow: boolean): Promise<void> {
-    if (this.hasEncoder(streamId)) return; // reconnected: the recording goes on
+  private async finish(streamId: string, disconnectedNow: boolean, completed = false): Promise<void> {
+    if (!completed && this.hasEncoder(streamId)) return; // reconnected: the recording goes on
     const held = this.held.get(streamId);
     this.held.delete(streamId);
     if (held) {
@@ -156,6 +162,13 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async checkRunning(): Promise<void> {
+    for (const streamId of [...this.held.keys()]) {
+      try {
+        if (await this.streams.completionRequested(streamId)) await this.complete(streamId);
+      } catch (err) {
+        this.logger.warn(`completing live stream ${streamId}: ${String(err)}`);
+      }
+    }
     for (const running of [...this.running.values()]) {
       try {
         const end = await this.streams.sessionEnd(running.streamId, running.key, running.startedAt);
@@ -169,6 +182,13 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
         this.logger.warn(`checking live stream ${running.streamId}: ${String(err)}`);
       }
     }
+  }
+
+  /** `complete`: the recording ends now (ready asset, stream idle); the encoder is dropped 60 s later by the check. */
+  private async complete(streamId: string): Promise<void> {
+    for (const running of this.running.values()) if (running.streamId === streamId) running.completed = true;
+    this.logger.log(`live stream ${streamId}: completed; closing its recording`);
+    await this.finish(streamId, false, true);
   }
 
   private refuse(session: PublishSession, reason: string): void {

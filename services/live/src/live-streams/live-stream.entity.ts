@@ -62,6 +62,10 @@ export class LiveStreamEntity {
   @Column({ name: 'max_continuous_duration', type: 'integer' })
   maxContinuousDuration!: number;
 
+  /** `PUT …/complete` during a recording: the ingest ends it, and drops the encoder 60 s later. */
+  @Column({ name: 'complete_requested_at', type: 'timestamptz', nullable: true })
+  completeRequestedAt!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

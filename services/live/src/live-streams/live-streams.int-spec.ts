@@ -285,6 +285,24 @@ describe.each([
     ]);
   });
 
+  it('asks the ingest to end a recording under way on complete, and its encoder to go 60 s later', async () => {
+    const idle = await create();
+    await service.complete(idle.id); // nothing recording: nothing to end
+    expect(await service.completionRequested(idle.id)).toBe(false);
+
+    const stream = await create();
+    await service.markActive(stream.id, 'rtmp', 'rec-9');
+    expect(await service.completionRequested(stream.id)).toBe(false);
+    await service.complete(stream.id);
+    expect(await service.completionRequested(stream.id)).toBe(true);
+    const asked = new Date();
+    expect(await service.sessionEnd(stream.id, stream.stream_key, asked, new Date(asked.getTime() + 59_000))).toBeUndefined();
+    expect(await service.sessionEnd(stream.id, stream.stream_key, asked, new Date(asked.getTime() + 61_000))).toEqual({ reason: 'the live stream was completed 60 s ago' });
+    await service.markIdle(stream.id); // the ingest closed the recording
+    expect(await service.completionRequested(stream.id)).toBe(false);
+    expect((await service.get(stream.id)).status).toBe('idle');
+  });
+
   it('lists newest first, filtered by status and stream key', async () => {
     const a = await create();
     const b = await create();

@@ -82,6 +82,7 @@ export class LiveStreamsService {
       latencyMode,
       test: r.test === true,
       maxContinuousDuration: r.max_continuous_duration ?? MAX_CONTINUOUS_MAX,
+      completeRequestedAt: null,
       createdAt: now,
       updatedAt: null,
     };
@@ -163,11 +164,16 @@ export class LiveStreamsService {
   }
 
   /**
-   * Ends the recording now. Without an encoder session (the only case until live ingest lands) there
-   * is nothing to end: the stream is checked to exist and left as it is.
+   * Ends the recording now (spec 4.3): the ingest, which checks every second, closes the recording
+   * (EXT-X-ENDLIST, the asset ready, the stream idle) and drops the encoder 60 s later. A stream
+   * with no recording under way has nothing to end.
    */
   async complete(id: string): Promise<void> {
-    if (!(await this.streams.findById(id))) throw notFound();
+    await this.unitOfWork.run(async (manager) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream) throw notFound();
+      if (stream.activeAssetId && !stream.completeRequestedAt) await this.streams.update(manager, id, { completeRequestedAt: new Date() });
+    });
   }
 
   /**
@@ -192,6 +198,9 @@ export class LiveStreamsService {
     if (!stream) return { reason: 'the live stream was deleted' };
     if (stream.status === 'disabled') return { reason: 'the live stream was disabled' };
     if (stream.streamKey !== key) return { reason: 'the stream key was reset' };
+    if (stream.completeRequestedAt && now.getTime() - stream.completeRequestedAt.getTime() >= COMPLETE_DROP_SECONDS * 1000) {
+      return { reason: 'the live stream was completed 60 s ago' };
+    }
     const limit = sessionLimitSeconds(stream);
     if (now.getTime() - startedAt.getTime() < limit * 1000) return undefined;
     const testLimit = stream.test && limit === TEST_STREAM_SECONDS;
@@ -232,7 +241,9 @@ export class LiveStreamsService {
         emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, await this.streams.record(again, manager));
         return;
       }
-      const recording = assetId ? { activeAssetId: assetId, recentAssetIds: [...stream.recentAssetIds, assetId].slice(-RECENT_ASSETS) } : {};
+      const recording = assetId
+        ? { activeAssetId: assetId, recentAssetIds: [...stream.recentAssetIds, assetId].slice(-RECENT_ASSETS), completeRequestedAt: null }
+        : {};
       const updated = await this.streams.update(manager, id, { status: 'active', activeIngestProtocol: protocol, ...recording, updatedAt: new Date() });
       const record = await this.streams.record(updated, manager);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, record);
@@ -260,6 +271,12 @@ export class LiveStreamsService {
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, record);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, record);
     });
+  }
+
+  /** Whether `complete` asked to end the recording under way (the ingest then closes it). */
+  async completionRequested(id: string): Promise<boolean> {
+    const stream = await this.streams.findById(id);
+    return stream !== null && stream.completeRequestedAt !== null && stream.activeAssetId !== null;
   }
 
   /** The stream as the ingest needs it (reconnect window, status), or null once deleted. */
@@ -351,6 +368,9 @@ export class LiveStreamsService {
     }
   }
 }
+
+/** `complete` closes the encoder connection this long after it was called (spec 4.3). */
+export const COMPLETE_DROP_SECONDS = 60;
 
 /** How many recent recordings `recent_asset_ids` keeps. */
 const RECENT_ASSETS = 10;

@@ -65,7 +65,7 @@ describe('transcription vocabularies on real Postgres', () => {
     it('are idempotent: opening the database again applies nothing and fails nothing', async () => {
       const applied = async () => ((await dataSource.query(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
       const before = await applied();
-      expect(before).toHaveLength(3);
+      expect(before).toHaveLength(4);
 
       const again = await openDatabase(config(), liveDatabase);
       await again.destroy();
