@@ -13,6 +13,7 @@ const path = require('node:path');
 
 const { benchMedia, prepareMediaSources } = require('./bench-media');
 const { benchUploads, prepareUploadSource } = require('./bench-uploads');
+const { benchLive, prepareLiveSource } = require('./bench-live');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -67,6 +68,7 @@ async function main() {
   const media = process.argv.includes('--no-media') ? undefined : prepareMediaSources();
   const uploads = !process.argv.includes('--no-uploads');
   if (uploads) prepareUploadSource();
+  const liveSource = process.argv.includes('--no-live') ? undefined : prepareLiveSource();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const env = { ...process.env, DATA_DIR: dataDir, ACCESS_TOKEN_ID: TOKEN.id, ACCESS_TOKEN_SECRET: TOKEN.secret, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' };
   env.API_PORT = String(await freePort());
@@ -111,6 +113,7 @@ async function main() {
       console.log(`resident memory after media         ${after.rss} MiB (peak ${after.peak} MiB)`);
     }
     if (uploads) await benchUploads({ json, pid: child.pid, dataDir });
+    if (liveSource) await benchLive({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, rtmpPort: env.RTMP_PORT }, liveSource);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
