@@ -1,4 +1,4 @@
-import { ErrorCode } from './domain-error';
+import { DomainError, ErrorCode } from './domain-error';
 
 /** gRPC status codes (the numeric values of @grpc/grpc-js `status`), kept here so libs need no grpc import. */
 export enum GrpcStatus {
@@ -63,4 +63,21 @@ export function decodeMessages(details: string | undefined): string[] {
     // not JSON: a message from grpc-js or a peer
   }
   return [details];
+}
+
+/** gRPC answers of another service that a retry cannot change, as the DomainError they carry. */
+const REFUSALS: Partial<Record<number, ErrorCode>> = {
+  [GrpcStatus.INVALID_ARGUMENT]: ErrorCode.INVALID_PARAMETERS,
+  [GrpcStatus.UNIMPLEMENTED]: ErrorCode.NOT_IMPLEMENTED,
+  [GrpcStatus.FAILED_PRECONDITION]: ErrorCode.PRECONDITION_FAILED,
+};
+
+/**
+ * A called service's refusal (invalid, not implemented, precondition) as a DomainError with its
+ * messages, so the caller can pass it on; anything else (unreachable, internal) is returned as it was.
+ */
+export function refusalFromGrpc(err: unknown): unknown {
+  const { code, details } = (err ?? {}) as { code?: number; details?: string };
+  const mapped = code === undefined ? undefined : REFUSALS[code];
+  return mapped ? new DomainError(mapped, decodeMessages(details)) : err;
 }

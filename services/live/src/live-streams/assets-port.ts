@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { decodeMessages, DomainError, ErrorCode, GrpcStatus } from '@platform/errors';
+import { refusalFromGrpc } from '@platform/errors';
 import { assets } from '@platform/proto';
 import { lastValueFrom, Observable, timeout } from 'rxjs';
 
@@ -16,18 +16,11 @@ export const ASSETS_PORT = Symbol('ASSETS_PORT');
 export const ASSETS_GRPC_CLIENT = Symbol('ASSETS_GRPC_CLIENT');
 export const ASSET_PROCESSING_GRPC_CLIENT = Symbol('ASSET_PROCESSING_GRPC_CLIENT');
 
-const REFUSALS: Partial<Record<number, ErrorCode>> = {
-  [GrpcStatus.INVALID_ARGUMENT]: ErrorCode.INVALID_PARAMETERS,
-  [GrpcStatus.UNIMPLEMENTED]: ErrorCode.NOT_IMPLEMENTED,
-};
-
 async function call<T>(observable: Observable<T>): Promise<T> {
   try {
     return await lastValueFrom(observable.pipe(timeout(30_000)));
   } catch (err) {
-    const { code, details } = err as { code?: number; details?: string };
-    const mapped = code === undefined ? undefined : REFUSALS[code];
-    throw mapped ? new DomainError(mapped, decodeMessages(details)) : err;
+    throw refusalFromGrpc(err);
   }
 }
 

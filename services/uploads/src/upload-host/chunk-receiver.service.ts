@@ -45,16 +45,17 @@ export class ChunkReceiver {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** The upload if this URL may still be used; throws the refusal otherwise. */
-  async authorize(uploadId: string, signature: string | undefined): Promise<UploadEntity> {
-    const upload = await this.uploads.findById(uploadId);
+  /** The upload if this URL may still be used; throws the refusal otherwise. `known` saves the read when the caller has it. */
+  async authorize(uploadId: string, signature: string | undefined, known?: UploadEntity | null): Promise<UploadEntity> {
+    const upload = known !== undefined ? known : await this.uploads.findById(uploadId);
     if (!upload) throw UploadHostError.notFound();
     if (!signatureMatches(upload.signature, signature)) throw UploadHostError.forbidden('The upload URL’s signature is missing or wrong');
     return upload;
   }
 
-  async put(request: PutRequest): Promise<PutOutcome> {
-    const upload = await this.authorize(request.uploadId, request.signature);
+  /** One PUT; `known` is the upload as the caller already read it (undefined: read it here). */
+  async put(request: PutRequest, known?: UploadEntity | null): Promise<PutOutcome> {
+    const upload = await this.authorize(request.uploadId, request.signature, known);
     const { range } = request;
     const total = range.kind === 'whole' ? request.contentLength : range.total;
     const maxBytes = this.config.media.inputMaxBytes;
@@ -73,7 +74,8 @@ export class ChunkReceiver {
     if (!claimed) {
       const now = await this.uploads.findById(upload.id);
       if (now) this.refuseEnded(now);
-      if (now && this.finished(now, range)) return this.finished(now, range)!;
+      const done = now ? this.finished(now, range) : undefined;
+      if (done) return done;
       throw UploadHostError.conflict('Another request is writing this upload; send this one again when it is done');
     }
     return this.write(claimed, token, range, request);

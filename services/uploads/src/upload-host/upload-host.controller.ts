@@ -29,14 +29,18 @@ export class UploadHostController {
   @Put('upload/:id')
   async put(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     if (!UPLOAD_ID.test(id)) throw UploadHostError.notFound();
-    res.set(corsHeaders((await this.uploads.findById(id))?.corsOrigin ?? null, req.get('origin')));
-    const outcome = await this.receiver.put({
-      uploadId: id,
-      signature: typeof req.query.signature === 'string' ? req.query.signature : undefined,
-      range: contentRangeOf(req),
-      contentLength: contentLengthOf(req),
-      body: req,
-    });
+    const upload = await this.uploads.findById(id);
+    res.set(corsHeaders(upload?.corsOrigin ?? null, req.get('origin')));
+    const outcome = await this.receiver.put(
+      {
+        uploadId: id,
+        signature: typeof req.query.signature === 'string' ? req.query.signature : undefined,
+        range: contentRangeOf(req),
+        contentLength: contentLengthOf(req),
+        body: req,
+      },
+      upload,
+    );
     res.set('cache-control', 'no-store');
     if (outcome.status === 308) {
       const range = rangeHeader(outcome.received);
@@ -44,8 +48,8 @@ export class UploadHostController {
       res.status(308).end();
       return;
     }
-    const { upload } = outcome;
-    res.status(200).json({ data: { id: upload.id, status: upload.status, ...(upload.status === 'asset_created' && upload.assetId ? { asset_id: upload.assetId } : {}) } });
+    const done = outcome.upload;
+    res.status(200).json({ data: { id: done.id, status: done.status, ...(done.status === 'asset_created' && done.assetId ? { asset_id: done.assetId } : {}) } });
   }
 
   @Options('upload/:id')

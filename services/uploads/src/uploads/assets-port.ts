@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { decodeMessages, DomainError, ErrorCode, GrpcStatus } from '@platform/errors';
+import { refusalFromGrpc } from '@platform/errors';
 import { assets } from '@platform/proto';
 import { lastValueFrom, Observable, timeout } from 'rxjs';
 
@@ -15,18 +15,6 @@ export const ASSETS_PORT = Symbol('ASSETS_PORT');
 export const ASSETS_GRPC_CLIENT = Symbol('ASSETS_GRPC_CLIENT');
 
 const CALL_TIMEOUT_MS = 30_000;
-const REFUSALS: Partial<Record<number, ErrorCode>> = {
-  [GrpcStatus.INVALID_ARGUMENT]: ErrorCode.INVALID_PARAMETERS,
-  [GrpcStatus.UNIMPLEMENTED]: ErrorCode.NOT_IMPLEMENTED,
-  [GrpcStatus.FAILED_PRECONDITION]: ErrorCode.PRECONDITION_FAILED,
-};
-
-/** An answer of the assets service that a retry cannot change, as a DomainError; anything else as it was. */
-function asRefusal(err: unknown): unknown {
-  const { code, details } = err as { code?: number; details?: string };
-  const mapped = code === undefined ? undefined : REFUSALS[code];
-  return mapped ? new DomainError(mapped, decodeMessages(details)) : err;
-}
 
 @Injectable()
 export class GrpcAssets implements AssetsPort {
@@ -44,7 +32,7 @@ export class GrpcAssets implements AssetsPort {
     try {
       return await lastValueFrom(observable.pipe(timeout(CALL_TIMEOUT_MS)));
     } catch (err) {
-      throw asRefusal(err);
+      throw refusalFromGrpc(err);
     }
   }
 }
