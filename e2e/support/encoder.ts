@@ -62,3 +62,31 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+export interface RtmpReceiver {
+  /** What the receiver wrote (FLV). */
+  file: string;
+  exited: Promise<number | null>;
+  /** Kills it at once, as a crashed third-party server would go. */
+  kill(): Promise<void>;
+}
+
+/**
+ * A second, independent RTMP server standing in for a third-party service: ffmpeg listening at
+ * rtmp://127.0.0.1:{port}/{app}/{key}; it takes one publisher and writes what it receives to `file`.
+ */
+export function receiveRtmp(port: number, app: string, key: string, file: string): RtmpReceiver {
+  const child = spawn(FFMPEG, ['-v', 'error', '-listen', '1', '-timeout', '120', '-i', `rtmp://127.0.0.1:${port}/${app}/${key}`, '-c', 'copy', '-y', '-f', 'flv', file], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.resume();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    file,
+    exited,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

@@ -37,6 +37,10 @@ export const EVENT_TYPES = [
   'video.live_stream.idle',
   'video.live_stream.simulcast_target.created',
   'video.live_stream.simulcast_target.deleted',
+  'video.live_stream.simulcast_target.idle',
+  'video.live_stream.simulcast_target.starting',
+  'video.live_stream.simulcast_target.broadcasting',
+  'video.live_stream.simulcast_target.errored',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

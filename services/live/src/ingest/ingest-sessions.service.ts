@@ -7,6 +7,8 @@ import { LiveStreamsService } from '../live-streams/live-streams.service';
 import { HlsPackager } from './hls-packager';
 import { LiveRecording } from './live-recording';
 import { PublishSession, RtmpServer } from './rtmp-server';
+import { SimulcastRelay } from './simulcast-relay';
+import { SimulcastRelays } from './simulcast-relays.service';
 import { streamKeyOf } from './stream-path';
 
 /** How often running sessions are checked against their stream (key reset, disabled, deleted, limits). */
@@ -19,6 +21,7 @@ interface Running {
   startedAt: Date;
   recording: LiveRecording;
   packager?: HlsPackager;
+  relays: SimulcastRelay[];
   /** Set when the platform ended the session (no reconnect window then). */
   endedBy?: string;
   /** `complete` closed the recording; the encoder stays connected until its 60 s are over. */
@@ -29,6 +32,8 @@ interface Held {
   recording: LiveRecording;
   /** While the encoder is away: the end of the reconnect window. */
   window?: NodeJS.Timeout;
+  /** Simulcast targets that failed fatally: not tried again for this recording. */
+  fatalTargets: Set<string>;
 }
 
 /**
@@ -55,6 +60,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     @Inject(LiveStreamsService) private readonly streams: LiveStreamsService,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(SimulcastRelays) private readonly relays: SimulcastRelays,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -88,13 +94,15 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     const reconnected = held !== undefined;
     if (held) clearTimeout(held.window);
     else {
-      held = { recording: await this.newRecording(stream) };
+      held = { recording: await this.newRecording(stream), fatalTargets: new Set() };
       this.held.set(stream.id, held);
     }
-    const running: Running = { session, streamId: stream.id, key, startedAt: new Date(), recording: held.recording };
+    const running: Running = { session, streamId: stream.id, key, startedAt: new Date(), recording: held.recording, relays: [] };
     this.running.set(session.id, running);
     await this.streams.markActive(stream.id, 'rtmp', reconnected ? undefined : held.recording.assetId, reconnected);
-    running.packager = await held.recording.startSession(`rtmp://127.0.0.1:${this.config.rtmpPort}/app/${key}`);
+    const source = `rtmp://127.0.0.1:${this.config.rtmpPort}/app/${key}`;
+    running.packager = await held.recording.startSession(source);
+    running.relays = await this.relays.start(stream.id, source, held.fatalTargets);
     this.logger.log(`live stream ${stream.id}: encoder ${reconnected ? 'reconnected' : 'connected'} over RTMP, recording into asset ${held.recording.assetId}`);
     if (this.endedEarly.delete(session.id)) await this.end(session);
   }
@@ -116,6 +124,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
       return;
     }
     this.running.delete(session.id);
+    await this.stopRelays(running);
     if (running.completed) {
       await this.streams.markEnded(running.streamId); // the recording was closed by complete: only `disconnected` is left
       return;
@@ -138,6 +147,13 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     await ending;
   }
 
+  private async stopRelays(running: Running): Promise<void> {
+    const fatal = await this.relays.stop(running.streamId, running.relays.splice(0));
+    const held = this.held.get(running.streamId);
+    if (held) fatal.forEach((id) => held.fatalTargets.add(id));
+    else await this.relays.release(running.streamId, fatal);
+  }
+
   private hasEncoder(streamId: string): boolean {
     return [...this.running.values()].some((r) => r.streamId === streamId);
   }
@@ -149,6 +165,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     this.held.delete(streamId);
     if (held) {
       clearTimeout(held.window);
+      await this.relays.release(streamId, held.fatalTargets);
       try {
         const summary = await held.recording.close();
         if (summary.segments > 0) await this.streams.completeRecording(held.recording.assetId, summary);

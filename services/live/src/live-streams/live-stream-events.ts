@@ -3,7 +3,7 @@ import { SimulcastTargetEntity } from './live-stream.entity';
 import { toLiveStreamEventData, toSimulcastTargetMessage } from './live-stream.mapper';
 import { LiveStreamRecord } from './live-stream.repository';
 
-/** Every live-stream event this service publishes so far (each in EVENT_TYPES of @platform/events). */
+/** Every live-stream event this service publishes (each in EVENT_TYPES of @platform/events). */
 export const LIVE_STREAM_EVENTS = {
   created: 'video.live_stream.created',
   updated: 'video.live_stream.updated',
@@ -17,6 +17,18 @@ export const LIVE_STREAM_EVENTS = {
   idle: 'video.live_stream.idle',
   targetCreated: 'video.live_stream.simulcast_target.created',
   targetDeleted: 'video.live_stream.simulcast_target.deleted',
+  targetIdle: 'video.live_stream.simulcast_target.idle',
+  targetStarting: 'video.live_stream.simulcast_target.starting',
+  targetBroadcasting: 'video.live_stream.simulcast_target.broadcasting',
+  targetErrored: 'video.live_stream.simulcast_target.errored',
+} as const;
+
+/** The event of each simulcast target status (spec 3), Mux's names. */
+export const TARGET_STATUS_EVENTS = {
+  idle: LIVE_STREAM_EVENTS.targetIdle,
+  starting: LIVE_STREAM_EVENTS.targetStarting,
+  broadcasting: LIVE_STREAM_EVENTS.targetBroadcasting,
+  errored: LIVE_STREAM_EVENTS.targetErrored,
 } as const;
 
 export type LiveStreamEventType = (typeof LIVE_STREAM_EVENTS)[keyof typeof LIVE_STREAM_EVENTS];

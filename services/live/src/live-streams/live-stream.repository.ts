@@ -97,6 +97,15 @@ export class LiveStreamRepository {
     return manager.findOne(SimulcastTargetEntity, { where: { id, liveStreamId } });
   }
 
+  async targetsOf(liveStreamId: string): Promise<SimulcastTargetEntity[]> {
+    return this.dataSource.manager.find(SimulcastTargetEntity, { where: { liveStreamId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async updateTarget(manager: EntityManager, id: string, changes: Pick<SimulcastTargetEntity, 'status' | 'errorSeverity'>): Promise<SimulcastTargetEntity> {
+    await manager.update(SimulcastTargetEntity, { id }, changes);
+    return (await manager.findOne(SimulcastTargetEntity, { where: { id } }))!;
+  }
+
   async deleteTarget(manager: EntityManager, liveStreamId: string, id: string): Promise<boolean> {
     return ((await manager.delete(SimulcastTargetEntity, { id, liveStreamId })).affected ?? 0) > 0;
   }

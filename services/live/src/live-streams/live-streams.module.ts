@@ -9,7 +9,7 @@ import { LiveStreamPlaybackIdsService } from './live-stream-playback-ids.service
 import { LiveStreamRepository } from './live-stream.repository';
 import { LiveStreamsGrpcController } from './live-streams.grpc-controller';
 import { LiveStreamsService } from './live-streams.service';
-import { SimulcastTargetsService } from './simulcast-targets.service';
+import { SimulcastTargetStates, SimulcastTargetsService } from './simulcast-targets.service';
 import { VocabularyEventsConsumer } from './vocabulary-events.consumer';
 
 const ASSETS_GRPC = 'grpc-client:assets';
@@ -26,6 +26,7 @@ const ASSETS_GRPC = 'grpc-client:assets';
     LiveStreamsService,
     LiveStreamPlaybackIdsService,
     SimulcastTargetsService,
+    SimulcastTargetStates,
     VocabularyEventsConsumer,
     LiveStreamRepository,
     {
@@ -40,6 +41,6 @@ const ASSETS_GRPC = 'grpc-client:assets';
     },
     { provide: ASSETS_PORT, useClass: GrpcAssets },
   ],
-  exports: [LiveStreamsService, LiveStreamRepository, ASSETS_PORT],
+  exports: [LiveStreamsService, SimulcastTargetStates, LiveStreamRepository, ASSETS_PORT],
 })
 export class LiveStreamsModule {}

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
 import { live } from '@platform/proto';
-import { emitLiveStreamEvent, emitTargetEvent, LIVE_STREAM_EVENTS } from './live-stream-events';
+import { emitLiveStreamEvent, emitTargetEvent, LIVE_STREAM_EVENTS, TARGET_STATUS_EVENTS } from './live-stream-events';
+import { SimulcastStatus, SimulcastTargetEntity } from './live-stream.entity';
 import { toSimulcastTargetMessage } from './live-stream.mapper';
 import { LiveStreamRepository } from './live-stream.repository';
 import { checkSimulcastTarget, throwIfInvalid } from './live-stream-settings';
@@ -51,6 +52,34 @@ export class SimulcastTargetsService {
       const updated = await this.streams.update(manager, stream.id, { updatedAt: new Date() });
       emitTargetEvent(emit, LIVE_STREAM_EVENTS.targetDeleted, target);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.updated, await this.streams.record(updated, manager));
+    });
+  }
+}
+
+export type TargetState = { status: Exclude<SimulcastStatus, 'errored'> } | { status: 'errored'; severity: 'normal' | 'fatal' };
+
+/** How the relays of a live session move their targets (spec 3), each change with its event. */
+@Injectable()
+export class SimulcastTargetStates {
+  constructor(
+    @Inject(LiveStreamRepository) private readonly streams: LiveStreamRepository,
+    @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** The stream's targets now (the relays of a session start from these). */
+  targetsOf(liveStreamId: string): Promise<SimulcastTargetEntity[]> {
+    return this.streams.targetsOf(liveStreamId);
+  }
+
+  /** Moves a target to `state` with video.live_stream.simulcast_target.{status}; nothing when it is there already or gone. */
+  async move(liveStreamId: string, targetId: string, state: TargetState): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const target = await this.streams.findTarget(liveStreamId, targetId, manager);
+      if (!target) return;
+      const severity = state.status === 'errored' ? state.severity : null;
+      if (target.status === state.status && target.errorSeverity === severity) return;
+      const moved = await this.streams.updateTarget(manager, target.id, { status: state.status, errorSeverity: severity });
+      emitTargetEvent(emit, TARGET_STATUS_EVENTS[state.status], moved);
     });
   }
 }
