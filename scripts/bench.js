@@ -75,6 +75,7 @@ async function main() {
   env.STREAM_PORT = String(await freePort());
   env.UPLOAD_PORT = String(await freePort());
   env.RTMP_PORT = String(await freePort());
+  env.SRT_PORT = String(await freePort());
   env.UPLOAD_BASE_URL = `http://127.0.0.1:${env.UPLOAD_PORT}`;
   for (const prefix of ['ASSETS', 'LIVE', 'UPLOADS', 'PLAYBACK_AUTH', 'SPACES', 'WEB_INPUTS', 'ANALYTICS', 'TRANSCODER', 'WEBHOOKS']) {
     env[`${prefix}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;

@@ -1,12 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { FFMPEG } from './media';
 
-/** The platform's RTMP port (from the env global setup started it with). */
-export function rtmpPort(): string {
+/** A port of the platform (from the env global setup started it with). */
+function platformPort(name: 'RTMP_PORT' | 'SRT_PORT'): string {
   const env = JSON.parse(process.env.E2E_PLATFORM_ENV ?? '{}') as Record<string, string>;
-  if (!env.RTMP_PORT) throw new Error('E2E_PLATFORM_ENV has no RTMP_PORT');
-  return env.RTMP_PORT;
+  if (!env[name]) throw new Error(`E2E_PLATFORM_ENV has no ${name}`);
+  return env[name];
 }
+
+export const rtmpPort = (): string => platformPort('RTMP_PORT');
 
 export interface Encoder {
   child: ChildProcess;
@@ -17,15 +19,25 @@ export interface Encoder {
 
 /** ffmpeg as an encoder: a live test pattern and tone, pushed in real time over RTMP to /app/{key}. */
 export function pushRtmp(streamKey: string, options: { size?: string } = {}): Encoder {
+  return encode(options.size, ['-f', 'flv', `rtmp://127.0.0.1:${rtmpPort()}/app/${streamKey}`]);
+}
+
+/** The same encoder over SRT, Mux's way: `srt://host:SRT_PORT?streamid={stream_key}&passphrase={srt_passphrase}` (MPEG-TS). */
+export function pushSrt(streamKey: string, passphrase: string | undefined, options: { size?: string } = {}): Encoder {
+  const query = new URLSearchParams({ streamid: streamKey, ...(passphrase !== undefined ? { passphrase } : {}) });
+  return encode(options.size, ['-f', 'mpegts', `srt://127.0.0.1:${platformPort('SRT_PORT')}?${query.toString()}`]);
+}
+
+function encode(size: string | undefined, output: string[]): Encoder {
   const child = spawn(
     FFMPEG,
     [
       '-v', 'error', '-re',
-      '-f', 'lavfi', '-i', `testsrc2=size=${options.size ?? '640x360'}:rate=30`,
+      '-f', 'lavfi', '-i', `testsrc2=size=${size ?? '640x360'}:rate=30`,
       '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
       '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '60', '-pix_fmt', 'yuv420p',
       '-c:a', 'aac', '-ac', '2',
-      '-f', 'flv', `rtmp://127.0.0.1:${rtmpPort()}/app/${streamKey}`,
+      ...output,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );

@@ -28,6 +28,7 @@ async function portsEnv(): Promise<Record<string, string>> {
     API_PORT: String(await freePort()),
     STREAM_PORT: String(await freePort()),
     RTMP_PORT: String(await freePort()),
+    SRT_PORT: String(await freePort()),
     UPLOAD_PORT: String(await freePort()),
   };
   for (const s of SERVICES) env[`${s.envPrefix}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;

@@ -127,7 +127,7 @@ describe('charts/video-platform', () => {
     }
   });
 
-  it('playback-auth exposes stream 8081, uploads upload 8082 and live rtmp 1935, matching STREAM_PORT, UPLOAD_PORT and RTMP_PORT', () => {
+  it('playback-auth exposes stream 8081, uploads upload 8082 and live rtmp 1935 (TCP) and srt 6001 (UDP), matching STREAM_PORT, UPLOAD_PORT, RTMP_PORT and SRT_PORT', () => {
     expect(byName(objects, 'Service', 't-playback-auth').spec!.ports).toContainEqual(
       expect.objectContaining({ name: 'stream', port: 8081, targetPort: 'stream' }),
     );
@@ -135,9 +135,11 @@ describe('charts/video-platform', () => {
     expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual(
       expect.objectContaining({ name: 'rtmp', port: 1935, targetPort: 'rtmp' }),
     );
+    expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual({ name: 'srt', port: 6001, targetPort: 'srt', protocol: 'UDP' });
+    expect(container(byName(objects, 'Deployment', 't-live')).ports).toContainEqual({ name: 'srt', containerPort: 6001, protocol: 'UDP' });
     for (const d of ofKind(objects, 'Deployment')) {
       const env = Object.fromEntries(container(d).env.map((e) => [e.name, e.value]));
-      expect([env.API_PORT, env.STREAM_PORT, env.RTMP_PORT, env.UPLOAD_PORT]).toEqual(['8080', '8081', '1935', '8082']);
+      expect([env.API_PORT, env.STREAM_PORT, env.RTMP_PORT, env.UPLOAD_PORT, env.SRT_PORT]).toEqual(['8080', '8081', '1935', '8082', '6001']);
     }
   });
 

@@ -30,6 +30,7 @@ export const envSchema = z
     API_PORT: port(8080),
     STREAM_PORT: port(8081),
     RTMP_PORT: port(1935),
+    SRT_PORT: port(6001),
     UPLOAD_PORT: port(8082),
     UPLOAD_BASE_URL: url(['http:', 'https:']),
     HOST: z.string().default('0.0.0.0'),

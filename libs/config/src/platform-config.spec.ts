@@ -7,6 +7,7 @@ describe('loadConfig', () => {
     expect(c.apiPort).toBe(8080);
     expect(c.streamPort).toBe(8081);
     expect(c.rtmpPort).toBe(1935);
+    expect(c.srtPort).toBe(6001);
     expect(c.uploads).toEqual({ port: 8082, baseUrl: 'http://localhost:8082', sweepMs: 5000 });
     expect(c.dataDir).toBe(path.resolve('./.data'));
     expect(c.databaseUrl).toBeUndefined();

@@ -6,6 +6,8 @@ export interface PlatformConfig {
   apiPort: number;
   streamPort: number;
   rtmpPort: number;
+  /** UDP port of the SRT ingest. */
+  srtPort: number;
   host: string;
   uploads: {
     /** Port of the uploads service's HTTP upload host (the `url` of a direct upload). */
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     apiPort: e.API_PORT,
     streamPort: e.STREAM_PORT,
     rtmpPort: e.RTMP_PORT,
+    srtPort: e.SRT_PORT,
     host: e.HOST,
     uploads: {
       port: e.UPLOAD_PORT,

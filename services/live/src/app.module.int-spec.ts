@@ -24,6 +24,7 @@ describe('live service over gRPC', () => {
       DATABASE_POOL_SIZE: '3',
       LIVE_GRPC_URL: `127.0.0.1:${await freePort()}`,
       RTMP_PORT: String(await freePort()),
+      SRT_PORT: String(await freePort()),
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'live-app-')),
       LOG_LEVEL: 'error',
     });

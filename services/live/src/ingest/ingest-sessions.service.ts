@@ -9,7 +9,7 @@ import { LiveRecording } from './live-recording';
 import { PublishSession, RtmpServer } from './rtmp-server';
 import { SimulcastRelay } from './simulcast-relay';
 import { SimulcastRelays } from './simulcast-relays.service';
-import { streamKeyOf } from './stream-path';
+import { ingestPathOf, SrtBridgeTokens } from './stream-path';
 
 /** How often running sessions are checked against their stream (key reset, disabled, deleted, limits). */
 export const SESSION_CHECK_MS = 1000;
@@ -37,8 +37,8 @@ interface Held {
 }
 
 /**
- * RTMP ingest on RTMP_PORT. An encoder publishing to `/app/{stream_key}` is let in only for a known
- * key of a stream that is not disabled; the stream is then `active` and its session is recorded
+ * RTMP ingest on RTMP_PORT. An encoder publishing to `/app/{stream_key}` (or an SRT bridge to
+ * `/srt/{token}`, see SrtIngest) is let in only for a known key of a stream that is not disabled; the stream is then `active` and its session is recorded
  * (LiveRecording: HLS into the object store, played live on the stream's playback ids). When the
  * encoder leaves, the reconnect window holds the recording open and a reconnect continues it; after
  * the window the recording becomes a ready asset and the stream `idle`. A running session is dropped
@@ -61,6 +61,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(SimulcastRelays) private readonly relays: SimulcastRelays,
+    @Inject(SrtBridgeTokens) private readonly srtBridges: SrtBridgeTokens,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -83,8 +84,11 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async admit(session: PublishSession): Promise<void> {
-    const key = streamKeyOf(session.streamPath);
-    if (!key) return this.refuse(session, `not an ingest path (${session.streamPath}); publish to /app/{stream_key}`);
+    const path = ingestPathOf(session.streamPath);
+    if (!path) return this.refuse(session, `not an ingest path (${session.streamPath}); publish to /app/{stream_key}`);
+    const protocol = path.app === 'srt' ? 'srt' : 'rtmp';
+    const key = path.app === 'srt' ? this.srtBridges.redeem(path.token) : path.streamKey;
+    if (!key) return this.refuse(session, 'not an admitted SRT caller');
     const verdict = await this.streams.authorizePublish(key);
     if ('refused' in verdict) return this.refuse(session, verdict.refused);
     const { stream } = verdict;
@@ -94,21 +98,21 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     const reconnected = held !== undefined;
     if (held) clearTimeout(held.window);
     else {
-      held = { recording: await this.newRecording(stream), fatalTargets: new Set() };
+      held = { recording: await this.newRecording(stream, protocol), fatalTargets: new Set() };
       this.held.set(stream.id, held);
     }
     const running: Running = { session, streamId: stream.id, key, startedAt: new Date(), recording: held.recording, relays: [] };
     this.running.set(session.id, running);
-    await this.streams.markActive(stream.id, 'rtmp', reconnected ? undefined : held.recording.assetId, reconnected);
-    const source = `rtmp://127.0.0.1:${this.config.rtmpPort}/app/${key}`;
+    await this.streams.markActive(stream.id, protocol, reconnected ? undefined : held.recording.assetId, reconnected);
+    const source = `rtmp://127.0.0.1:${this.config.rtmpPort}${session.streamPath}`;
     running.packager = await held.recording.startSession(source);
     running.relays = await this.relays.start(stream.id, source, held.fatalTargets);
-    this.logger.log(`live stream ${stream.id}: encoder ${reconnected ? 'reconnected' : 'connected'} over RTMP, recording into asset ${held.recording.assetId}`);
+    this.logger.log(`live stream ${stream.id}: encoder ${reconnected ? 'reconnected' : 'connected'} over ${protocol.toUpperCase()}, recording into asset ${held.recording.assetId}`);
     if (this.endedEarly.delete(session.id)) await this.end(session);
   }
 
-  private async newRecording(stream: LiveStreamEntity): Promise<LiveRecording> {
-    const assetId = await this.streams.createRecordingAsset(stream, 'rtmp');
+  private async newRecording(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<LiveRecording> {
+    const assetId = await this.streams.createRecordingAsset(stream, protocol);
     return new LiveRecording(assetId, stream.latencyMode, path.join(this.config.dataDir, 'live', assetId), {
       ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
       ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
@@ -209,7 +213,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private refuse(session: PublishSession, reason: string): void {
-    this.logger.warn(`refused an RTMP publish to ${session.streamPath.replace(/[^/]+$/, '…')}: ${reason}`);
+    this.logger.warn(`refused a publish to ${session.streamPath.replace(/[^/]+$/, '…')}: ${reason}`);
     session.drop();
   }
 

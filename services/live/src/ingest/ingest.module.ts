@@ -3,7 +3,12 @@ import { StorageModule } from '@platform/storage';
 import { LiveStreamsModule } from '../live-streams/live-streams.module';
 import { IngestSessions } from './ingest-sessions.service';
 import { SimulcastRelays } from './simulcast-relays.service';
+import { SrtIngest } from './srt/srt-ingest.service';
+import { SrtBridgeTokens } from './stream-path';
 
-/** The RTMP listener, the encoder sessions it admits and their simulcast relays. */
-@Module({ imports: [LiveStreamsModule, StorageModule.forRoot()], providers: [IngestSessions, SimulcastRelays] })
+/** The RTMP listener, the SRT front door, the encoder sessions they admit and their simulcast relays. */
+@Module({
+  imports: [LiveStreamsModule, StorageModule.forRoot()],
+  providers: [IngestSessions, SimulcastRelays, SrtIngest, { provide: SrtBridgeTokens, useValue: new SrtBridgeTokens() }],
+})
 export class IngestModule {}
