@@ -1,10 +1,24 @@
 import { settledAsset, streamUrl } from './support/assets';
 import { api, sdk } from './support/context';
-import { ffprobe } from './support/media';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { FFMPEG, ffprobe, serveFiles } from './support/media';
 import { Encoder, endsWithin, eventually, pushRtmp } from './support/encoder';
 import { ReceivedWebhook, receivedWebhooks } from './support/webhook-receiver';
 
 jest.setTimeout(120_000);
+
+const run = promisify(execFile);
+
+/** The darkest and brightest luma of a segment's first frame (ffmpeg signalstats). */
+async function lumaRange(url: string): Promise<{ min: number; max: number }> {
+  const { stdout } = await run(FFMPEG, ['-v', 'error', '-i', url, '-frames:v', '1', '-vf', 'signalstats,metadata=print:file=-', '-f', 'null', '-']);
+  const value = (key: string) => Number(new RegExp(`lavfi\\.signalstats\\.${key}=([0-9.]+)`).exec(stdout)?.[1]);
+  return { min: value('YMIN'), max: value('YMAX') };
+}
 
 const typeOf = (w: ReceivedWebhook) => (JSON.parse(w.body) as { type: string }).type;
 const objectOf = (w: ReceivedWebhook) => (JSON.parse(w.body) as { object: { id: string } }).object.id;
@@ -102,8 +116,10 @@ describe('RTMP ingest', () => {
     expect(recorded.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
   });
 
-  it('holds the recording open for the reconnect window: a reconnect continues the same asset', async () => {
+  it('holds the recording open for the reconnect window with slate while the encoder is away: a reconnect continues the same asset', async () => {
+    // reduced latency with a window: slate is always inserted (spec 2.3)
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], latency_mode: 'reduced', reconnect_window: 8 });
+    const playbackId = stream.playback_ids![0].id;
     const first = push(stream.stream_key!);
     const started = Date.now();
     const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
@@ -112,9 +128,19 @@ describe('RTMP ingest', () => {
     await first.stop();
     let pushed = (Date.now() - started) / 1000;
 
-    // inside the window: still active, and the same key reconnects into the same asset
-    await new Promise((r) => setTimeout(r, 1500));
+    // inside the window: still active, the live playlist goes on growing with slate, and the same key
+    // reconnects into the same asset
+    const livePlaylist = async () => {
+      const master = await (await fetch(streamUrl(`${playbackId}.m3u8`))).text();
+      return (await fetch(streamUrl(master.split('\n').find((l) => l.startsWith(`${playbackId}/`))!))).text();
+    };
+    const atDisconnect = (await livePlaylist()).split('\n').filter((l) => l.includes('.ts')).length;
+    const withSlate = await eventually(livePlaylist, (text) => text.includes('slate'), 8000);
+    expect(withSlate).toMatch(/#EXT-X-DISCONTINUITY\n#EXTINF:[0-9.]+,\n[^\n]*slate/);
+    expect(withSlate.split('\n').filter((l) => l.includes('.ts')).length).toBeGreaterThan(atDisconnect);
     expect((await statusOf(stream.id)).status).toBe('active');
+    const slatePart = await ffprobe(streamUrl(`${playbackId}.m3u8`));
+    expect(slatePart.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 640, height: 360 });
     const second = push(stream.stream_key!);
     const resumed = Date.now();
     await new Promise((r) => setTimeout(r, 5000));
@@ -125,12 +151,22 @@ describe('RTMP ingest', () => {
     expect(idle.recent_asset_ids).toEqual([assetId]);
     const asset = await settledAsset(mux, assetId);
     expect(asset.status).toBe('ready');
-    expect(asset.duration!).toBeGreaterThan(pushed - 6);
-    expect(asset.duration!).toBeLessThanOrEqual(pushed + 1);
+    // content, the slate while away, content; the slate after the last session is dropped
+    const times = asset.recording_times!;
+    expect(times.map((t) => t.type)).toEqual(['content', 'slate', 'content']);
+    for (const t of times) expect(Number.isNaN(Date.parse(t.started_at!))).toBe(false);
+    expect(Date.parse(times[1].started_at!)).toBeGreaterThan(Date.parse(times[0].started_at!));
+    expect(Date.parse(times[2].started_at!)).toBeGreaterThan(Date.parse(times[1].started_at!));
+    const content = times[0].duration! + times[2].duration!;
+    expect(content).toBeGreaterThan(pushed - 6);
+    expect(content).toBeLessThanOrEqual(pushed + 1);
+    expect(times[1].duration).toBeGreaterThan(0);
+    expect(asset.duration!).toBeCloseTo(times.reduce((sum, t) => sum + t.duration!, 0), 1);
     const master = await (await fetch(streamUrl(`${asset.playback_ids?.[0]?.id ?? stream.playback_ids![0].id}.m3u8`))).text();
     const variant = await (await fetch(streamUrl(master.split('\n').find((l) => l.includes('/live/index.m3u8'))!))).text();
-    expect(variant).toContain('#EXT-X-DISCONTINUITY');
+    expect(variant.match(/#EXT-X-DISCONTINUITY/g)).toHaveLength(2);
     expect(variant.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
+    expect(variant.split('\n').filter((l) => l.includes('.ts')).pop()).not.toContain('slate');
     const types = await eventually(
       async () => receivedWebhooks().filter((w) => objectOf(w) === stream.id).map(typeOf),
       (t) => t.includes('video.live_stream.idle'),
@@ -145,6 +181,51 @@ describe('RTMP ingest', () => {
       'video.live_stream.disconnected',
       'video.live_stream.idle',
     ]);
+  });
+
+  it('uses reconnect_slate_url’s image as slate (fitted to the stream’s size) and drops the slate after the last session', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slate-'));
+    await run(FFMPEG, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x320', '-frames:v', '1', '-y', path.join(dir, 'slate.png')]);
+    const files = await serveFiles(dir);
+    try {
+      const stream = await mux.video.liveStreams.create({
+        playback_policies: ['public'],
+        latency_mode: 'low',
+        reconnect_window: 6,
+        reconnect_slate_url: files.url('slate.png'),
+      });
+      const playbackId = stream.playback_ids![0].id;
+      const encoder = push(stream.stream_key!);
+      const started = Date.now();
+      const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
+      await new Promise((r) => setTimeout(r, 4000));
+      await encoder.stop();
+      const pushed = (Date.now() - started) / 1000;
+
+      const variantUrl = async () => {
+        const master = await (await fetch(streamUrl(`${playbackId}.m3u8`))).text();
+        return streamUrl(master.split('\n').find((l) => l.startsWith(`${playbackId}/`))!);
+      };
+      const playlist = await eventually(async () => (await fetch(await variantUrl())).text(), (text) => text.includes('slate'), 8000);
+      const slateSegment = playlist.split('\n').find((l) => l.includes('slate'))!;
+      const slateUrl = new URL(slateSegment, await variantUrl()).toString();
+      const probe = await ffprobe(slateUrl);
+      expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 640, height: 360 });
+      const luma = await lumaRange(slateUrl);
+      expect(luma.max - luma.min).toBeGreaterThan(100); // the test pattern, not a plain frame
+      expect(files.requests).toEqual(['slate.png']);
+
+      // no reconnect: after the window the asset is ready with the content only
+      await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 30_000);
+      const asset = await settledAsset(mux, active.active_asset_id!);
+      expect(asset.status).toBe('ready');
+      expect(asset.recording_times!.map((t) => t.type)).toEqual(['content']);
+      expect(asset.duration!).toBeCloseTo(asset.recording_times![0].duration!, 1);
+      expect(asset.duration!).toBeLessThanOrEqual(pushed + 1);
+    } finally {
+      await files.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('complete ends the recording at once (ready asset, stream idle) and keeps the encoder connected for now', async () => {

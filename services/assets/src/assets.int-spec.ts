@@ -124,6 +124,7 @@ describe('assets against Postgres', () => {
       ],
       non_standard_input_reasons: { audio_codec: 'mp3' },
       input_info,
+      recording_times: [],
     };
     const probed = await processing.recordProbe(probe);
     expect(probed).toMatchObject({ duration: 12.345, max_stored_frame_rate: 29.97, non_standard_input_reasons: { audio_codec: 'mp3' } });

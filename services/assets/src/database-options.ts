@@ -4,11 +4,12 @@ import { AssetEntity } from './assets/asset.entity';
 import { CreateAssets1732400000100 } from './migrations/1732400000100-create-assets';
 import { CreatePlaybackIds1732400000200 } from './migrations/1732400000200-create-playback-ids';
 import { UniqueUploadAsset1732400000300 } from './migrations/1732400000300-unique-upload-asset';
+import { AssetRecordingTimes1732400000400 } from './migrations/1732400000400-asset-recording-times';
 import { PlaybackIdEntity } from './playback-ids/playback-id.entity';
 import { SCHEMA } from './schema';
 
 export const assetsDatabase: ServiceDatabaseOptions = {
   schema: SCHEMA,
   entities: [AssetEntity, PlaybackIdEntity],
-  migrations: [CreateAssets1732400000100, CreatePlaybackIds1732400000200, UniqueUploadAsset1732400000300, ...outboxMigrations(SCHEMA)],
+  migrations: [CreateAssets1732400000100, CreatePlaybackIds1732400000200, UniqueUploadAsset1732400000300, AssetRecordingTimes1732400000400, ...outboxMigrations(SCHEMA)],
 };

@@ -17,6 +17,7 @@ describe('asset event types', () => {
       tracks: [{ id: '', type: 'video' }],
       non_standard_input_reasons: { video_codec: 'hevc' },
       input_info: [],
+      recording_times: [],
     });
     await f.processing.markReady({ asset_id: created.id });
     const added = await f.playback.create({ asset_id: created.id, policy: 'signed' });

@@ -86,6 +86,10 @@ export class AssetEntity {
   @Column({ type: 'jsonb', nullable: true })
   errors!: assets.AssetErrors | null;
 
+  /** Live recordings: their spans of content and slate (null for other assets). */
+  @Column({ name: 'recording_times', type: 'jsonb', nullable: true })
+  recordingTimes!: assets.RecordingTime[] | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -23,6 +23,7 @@ export function toAssetMessage(a: AssetEntity, playbackIds: PlaybackIdEntity[]):
     non_standard_input_reasons: { ...(a.nonStandardInputReasons ?? {}) },
     test: a.test,
     ingest_type: a.ingestType,
+    recording_times: (a.recordingTimes ?? []).map((r) => ({ ...r })),
   };
   if (a.updatedAt !== null) message.updated_at = Number(unixSeconds(a.updatedAt));
   if (a.duration !== null) message.duration = a.duration;
@@ -84,6 +85,7 @@ export interface AssetEventData {
   test?: true;
   ingest_type: string;
   is_live?: boolean;
+  recording_times?: assets.RecordingTime[];
 }
 
 export function toAssetEventData(a: AssetEntity, playbackIds: PlaybackIdEntity[]): AssetEventData {
@@ -113,6 +115,7 @@ export function toAssetEventData(a: AssetEntity, playbackIds: PlaybackIdEntity[]
   if (a.uploadId !== null) data.upload_id = a.uploadId;
   if (a.liveStreamId !== null) data.live_stream_id = a.liveStreamId;
   if (a.ingestType === 'live_rtmp' || a.ingestType === 'live_srt') data.is_live = a.status === 'preparing';
+  if (a.recordingTimes && a.recordingTimes.length > 0) data.recording_times = a.recordingTimes.map((r) => ({ ...r }));
   if (a.passthrough !== null) data.passthrough = a.passthrough;
   if (a.normalizeAudio) data.normalize_audio = true;
   if (nonStandard) data.non_standard_input_reasons = { ...reasons };

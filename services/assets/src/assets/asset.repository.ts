@@ -27,6 +27,7 @@ interface AssetRow {
   non_standard_input_reasons: Record<string, string> | null;
   input_info: assets.InputInfo[] | null;
   errors: assets.AssetErrors | null;
+  recording_times: assets.RecordingTime[] | null;
   created_at: Date;
   updated_at: Date | null;
 }
@@ -56,6 +57,7 @@ function fromRow(row: AssetRow): AssetEntity {
     nonStandardInputReasons: row.non_standard_input_reasons,
     inputInfo: row.input_info,
     errors: row.errors,
+    recordingTimes: row.recording_times,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -38,6 +38,7 @@ describe('AssetsService', () => {
         non_standard_input_reasons: {},
         test: false,
         ingest_type: 'on_demand_url',
+        recording_times: [],
         passthrough: 'mine',
       });
       expect(row).toMatchObject({ inputs: [{ url: URL }], updatedAt: null, inputInfo: null, errors: null, uploadId: null, liveStreamId: null });
@@ -349,7 +350,7 @@ describe('AssetsService', () => {
         settings: { url: 'https://media.example/in.mp4' },
         file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1280, height: 720, frame_rate: 30, encoding: 'h264', duration: 6 }] },
       };
-      await f.processing.recordProbe({ asset_id: asset.id, tracks: [], non_standard_input_reasons: {}, input_info: [info] });
+      await f.processing.recordProbe({ asset_id: asset.id, tracks: [], non_standard_input_reasons: {}, input_info: [info], recording_times: [] });
       expect(await f.service.getInputInfo(asset.id)).toEqual({ items: [info] });
       expect((await rejection(f.service.getInputInfo('nope'))).code).toBe(ErrorCode.NOT_FOUND);
     });

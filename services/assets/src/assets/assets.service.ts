@@ -45,6 +45,7 @@ export class AssetsService {
       status: 'preparing',
       ...settings,
       duration: null,
+      recordingTimes: null,
       maxStoredResolution: null,
       resolutionTier: null,
       maxStoredFrameRate: null,

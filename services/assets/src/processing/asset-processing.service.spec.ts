@@ -16,6 +16,7 @@ const probe = (assetId: string, fields: Partial<assets.RecordProbeRequest> = {})
   ],
   non_standard_input_reasons: {},
   input_info: [{ settings: { url: 'https://media.example/in.mp4' }, file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1280 }] } }],
+  recording_times: [],
   ...fields,
 });
 

@@ -63,6 +63,9 @@ export class AssetProcessingService {
         tracks,
         nonStandardInputReasons: hasReasons ? reasons : null,
         inputInfo: (request.input_info ?? []).map(plainInputInfo),
+        ...(request.recording_times && request.recording_times.length > 0
+          ? { recordingTimes: request.recording_times.map((r) => ({ started_at: r.started_at, duration: r.duration, type: r.type })) }
+          : {}),
       });
       for (const track of added) emitTrackEvent(emit, ASSET_EVENTS.trackCreated, updated, track);
       if (reasonsAreNew) emitAssetEvent(emit, ASSET_EVENTS.nonStandardInputDetected, updated, await this.playbackIds.findByAssetId(asset.id, manager));

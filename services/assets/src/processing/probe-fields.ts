@@ -30,6 +30,11 @@ export function checkProbe(r: assets.RecordProbeRequest): void {
   (r.tracks ?? []).forEach((t, i) => {
     if (!within(TRACK_TYPES, t.type)) problems.push(`tracks[${i}].type: must be one of ${TRACK_TYPES.join(', ')}`);
   });
+  (r.recording_times ?? []).forEach((t, i) => {
+    if (!['content', 'slate'].includes(t.type)) problems.push(`recording_times[${i}].type: must be content or slate`);
+    if (Number.isNaN(Date.parse(t.started_at))) problems.push(`recording_times[${i}].started_at: must be an ISO 8601 time`);
+    if (!(Number.isFinite(t.duration) && t.duration >= 0)) problems.push(`recording_times[${i}].duration: must be a number of seconds, at least 0`);
+  });
   for (const key of Object.keys(r.non_standard_input_reasons ?? {})) {
     if (!within(NON_STANDARD_REASONS, key)) problems.push(`non_standard_input_reasons.${key}: is not a reason of spec 2.1`);
   }

@@ -55,6 +55,7 @@ export function assetsFixture() {
         nonStandardInputReasons: null,
         inputInfo: null,
         errors: null,
+        recordingTimes: null,
         createdAt: new Date(Date.UTC(2024, 0, 1)),
         updatedAt: null,
         ...fields,

@@ -58,6 +58,9 @@ export function toAsset(a: assets.Asset): AssetBody {
   if (a.live_stream_id !== undefined) body.live_stream_id = a.live_stream_id;
   // spec 2.1: only for assets from live streams, true while the recording is under way
   if (a.ingest_type === 'live_rtmp' || a.ingest_type === 'live_srt') body.is_live = a.status === 'preparing';
+  if (a.recording_times && a.recording_times.length > 0) {
+    body.recording_times = a.recording_times.map((r) => ({ started_at: r.started_at, duration: r.duration, type: r.type as 'content' | 'slate' }));
+  }
   if (a.passthrough !== undefined) body.passthrough = a.passthrough;
   if (a.normalize_audio) body.normalize_audio = true;
   if (nonStandard) body.non_standard_input_reasons = { ...reasons };

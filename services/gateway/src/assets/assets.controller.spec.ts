@@ -21,6 +21,7 @@ const asset = (fields: Partial<assets.Asset> = {}): assets.Asset => ({
   non_standard_input_reasons: {},
   test: false,
   ingest_type: 'on_demand_url',
+  recording_times: [],
   ...fields,
 });
 

@@ -184,6 +184,10 @@ export const assetSchema = z.object({
   upload_id: z.string().optional(),
   live_stream_id: z.string().optional(),
   is_live: z.boolean().optional().meta({ description: 'Assets of live streams only: true while the recording is under way' }),
+  recording_times: z
+    .array(z.object({ started_at: z.string().meta({ description: 'ISO 8601' }), duration: z.number(), type: z.enum(['content', 'slate']) }))
+    .optional()
+    .meta({ description: 'Recorded live assets: each span of encoder content, and of slate inserted while the encoder was away' }),
   passthrough: z.string().optional(),
   master_access: z.enum(MASTER_ACCESS),
   mp4_support: z.enum(MP4_SUPPORT),

@@ -10,12 +10,14 @@ const run = promisify(execFile);
 /** Segment length per latency mode (seconds; segments are cut at the encoder's key frames). */
 export const SEGMENT_SECONDS: Record<LatencyMode, number> = { standard: 4, reduced: 2, low: 1 };
 const COLLECT_EVERY_MS = 300;
+/** How long a stopping ffmpeg gets to write its last segment before it is killed. */
+const FINISH_MS = 5000;
 
 export interface PackagerOptions {
   ffmpegPath: string;
   ffprobePath: string;
-  /** Where the encoder's stream can be pulled (the local RTMP server). */
-  sourceUrl: string;
+  /** ffmpeg's input and codec arguments (what comes before the HLS output): see contentInput, slateInput. */
+  input: string[];
   workDir: string;
   /** Segment file names start with it, so the sessions of one recording never collide. */
   segmentPrefix: string;
@@ -38,6 +40,11 @@ export interface MediaFacts {
   audio?: { channels: number };
 }
 
+/** The encoder's stream pulled back from the local RTMP server, stream-copied. */
+export function contentInput(sourceUrl: string): string[] {
+  return ['-rw_timeout', '10000000', '-i', sourceUrl, '-c', 'copy'];
+}
+
 /** The segments a media playlist lists (with their durations), its total duration, and whether it is ended. */
 export function parseMediaPlaylist(text: string): { segments: string[]; durations: number[]; duration: number; ended: boolean } {
   const segments: string[] = [];
@@ -55,10 +62,11 @@ export function parseMediaPlaylist(text: string): { segments: string[]; duration
 }
 
 /**
- * One encoder session into HLS segments: ffmpeg pulls the stream back from the local RTMP server
- * and stream-copies it into segments of the latency mode's length; each finished segment (one ffmpeg
- * has listed in its playlist) is handed to `onSegment`, which stores it. The playlist players see is
- * the recording's (LiveRecording), which spans reconnects.
+ * One span of a recording into HLS segments: an encoder session (ffmpeg pulls the stream back from
+ * the local RTMP server and stream-copies it) or slate while the encoder is away, in segments of the
+ * latency mode's length; each finished segment (one ffmpeg has listed in its playlist) is handed to
+ * `onSegment`, which stores it. The playlist players see is the recording's (LiveRecording), which
+ * spans reconnects.
  */
 export class HlsPackager {
   private child?: ChildProcess;
@@ -76,9 +84,8 @@ export class HlsPackager {
     const child = spawn(
       this.options.ffmpegPath,
       [
-        '-v', 'error', '-rw_timeout', '10000000',
-        '-i', this.options.sourceUrl,
-        '-c', 'copy',
+        '-v', 'error',
+        ...this.options.input,
         '-f', 'hls', '-hls_time', String(SEGMENT_SECONDS[this.options.latencyMode]), '-hls_list_size', '0',
         '-hls_playlist_type', 'event', '-hls_flags', 'independent_segments+temp_file',
         '-hls_segment_filename', path.join(workDir, `${segmentPrefix}%05d.ts`),
@@ -92,13 +99,26 @@ export class HlsPackager {
     this.timer = setInterval(() => this.collectSoon(), COLLECT_EVERY_MS);
   }
 
-  /** Ends the session: ffmpeg stops, its last segments are handed over. Returns what the first segment showed. */
+  /**
+   * Ends the span: ffmpeg stops, its last segments are handed over. Returns what the first segment
+   * showed. One SIGINT only stops ffmpeg between packets, and pulling from an RTMP server whose
+   * publisher has left it waits in a read until -rw_timeout; a second SIGINT interrupts that read,
+   * and ffmpeg still writes its last segment and the ended playlist (a third would make it exit
+   * hard). SIGKILL after FINISH_MS.
+   */
   async finish(): Promise<MediaFacts> {
     clearInterval(this.timer);
-    if (this.child && this.child.exitCode === null) this.child.kill('SIGINT');
-    const kill = setTimeout(() => this.child?.kill('SIGKILL'), 10_000);
+    const child = this.child;
+    const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+    if (running()) {
+      child!.kill('SIGINT');
+      await Promise.race([this.exited, new Promise((r) => setTimeout(r, 200))]);
+      if (running()) child!.kill('SIGINT');
+      const kill = setTimeout(() => running() && child!.kill('SIGKILL'), FINISH_MS);
+      await this.exited;
+      clearTimeout(kill);
+    }
     await this.exited;
-    clearTimeout(kill);
     await this.collecting;
     await this.collect();
     return this.facts ?? {};
@@ -116,14 +136,15 @@ export class HlsPackager {
     for (const [i, name] of segments.entries()) {
       const file = path.join(workDir, name);
       if (this.handed.has(name) || !fs.existsSync(file)) continue;
-      if (!this.facts) this.facts = await probe(this.options.ffprobePath, file);
+      if (!this.facts) this.facts = await probeMedia(this.options.ffprobePath, file);
       await this.options.onSegment({ name, file, duration: durations[i], bytes: (await fsp.stat(file)).size, facts: this.facts });
       this.handed.add(name);
     }
   }
 }
 
-async function probe(ffprobePath: string, file: string): Promise<MediaFacts> {
+/** What ffprobe sees in a file (empty when it cannot read it). */
+export async function probeMedia(ffprobePath: string, file: string): Promise<MediaFacts> {
   try {
     const { stdout } = await run(ffprobePath, ['-v', 'error', '-show_streams', '-of', 'json', file]);
     const streams = (JSON.parse(stdout) as { streams: Array<Record<string, unknown>> }).streams;

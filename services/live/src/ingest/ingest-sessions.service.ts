@@ -9,6 +9,7 @@ import { LiveRecording } from './live-recording';
 import { PublishSession, RtmpServer } from './rtmp-server';
 import { SimulcastRelay } from './simulcast-relay';
 import { SimulcastRelays } from './simulcast-relays.service';
+import { slateEnabled } from './slate';
 import { ingestPathOf, SrtBridgeTokens } from './stream-path';
 
 /** How often running sessions are checked against their stream (key reset, disabled, deleted, limits). */
@@ -103,6 +104,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     }
     const running: Running = { session, streamId: stream.id, key, startedAt: new Date(), recording: held.recording, relays: [] };
     this.running.set(session.id, running);
+    if (reconnected) await held.recording.endSlate();
     await this.streams.markActive(stream.id, protocol, reconnected ? undefined : held.recording.assetId, reconnected);
     const source = `rtmp://127.0.0.1:${this.config.rtmpPort}${session.streamPath}`;
     running.packager = await held.recording.startSession(source);
@@ -113,11 +115,14 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
 
   private async newRecording(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<LiveRecording> {
     const assetId = await this.streams.createRecordingAsset(stream, protocol);
-    return new LiveRecording(assetId, stream.latencyMode, path.join(this.config.dataDir, 'live', assetId), {
+    const recording = new LiveRecording(assetId, stream.latencyMode, path.join(this.config.dataDir, 'live', assetId), {
       ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
       ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
       store: this.store,
+      warn: (message) => this.logger.warn(`live stream ${stream.id}: ${message}`),
     });
+    if (stream.reconnectWindow > 0) recording.prepareSlate(stream.reconnectSlateUrl);
+    return recording;
   }
 
   private async end(session: PublishSession): Promise<void> {
@@ -149,6 +154,10 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
       this.logger.log(`live stream ${running.streamId}: encoder disconnected; waiting ${windowSeconds} s for it to reconnect`);
     }
     await ending;
+    // slate fills the window (its shape is the session's, known once its last segments are in)
+    if (held && stream && slateEnabled(stream) && this.held.get(running.streamId) === held && !this.hasEncoder(running.streamId)) {
+      await held.recording.startSlate();
+    }
   }
 
   private async stopRelays(running: Running): Promise<void> {

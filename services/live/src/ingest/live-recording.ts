@@ -1,25 +1,43 @@
 import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
-import { FinishedSegment, HlsPackager, MediaFacts, SEGMENT_SECONDS } from './hls-packager';
+import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia, SEGMENT_SECONDS } from './hls-packager';
+import { downloadSlate, slateInput } from './slate';
 
 export const LIVE_VARIANT = 'live';
+
+export type SpanType = 'content' | 'slate';
 
 interface ListedSegment {
   name: string;
   duration: number;
-  /** The first segment of a reconnected session. */
+  /** The first segment of a span after another (a reconnect, slate, or back from slate). */
   discontinuity: boolean;
+  span: number;
+}
+
+interface Span {
+  type: SpanType;
+  startedAt: Date;
+}
+
+/** Spec 2.1's `recording_times`: one entry per span that kept segments. */
+export interface RecordingTime {
+  started_at: string;
+  duration: number;
+  type: SpanType;
 }
 
 export interface RecordingTools {
   ffmpegPath: string;
   ffprobePath: string;
   store: ObjectStore;
+  warn(message: string): void;
 }
 
 /** The recording's media playlist: EVENT while live, VOD with EXT-X-ENDLIST once closed. */
-export function recordingPlaylist(segments: ListedSegment[], ended: boolean, latencyMode: LatencyMode): string {
+export function recordingPlaylist(segments: Array<Omit<ListedSegment, 'span'>>, ended: boolean, latencyMode: LatencyMode): string {
   const target = Math.max(SEGMENT_SECONDS[latencyMode], ...segments.map((s) => Math.ceil(s.duration)));
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0', `#EXT-X-PLAYLIST-TYPE:${ended ? 'VOD' : 'EVENT'}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
   for (const s of segments) {
@@ -36,21 +54,36 @@ export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number): string
   return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth}${resolution}\n${LIVE_VARIANT}/index.m3u8\n`;
 }
 
+/** `recording_times` of the segments kept: each span's start and the length of its segments, empty spans left out. */
+export function recordingTimes(spans: Span[], segments: Array<Pick<ListedSegment, 'span' | 'duration'>>): RecordingTime[] {
+  return spans.flatMap((span, i) => {
+    const listed = segments.filter((s) => s.span === i);
+    if (listed.length === 0) return [];
+    const duration = Math.round(listed.reduce((sum, s) => sum + s.duration, 0) * 1000) / 1000;
+    return [{ started_at: span.startedAt.toISOString(), duration, type: span.type }];
+  });
+}
+
 /**
  * The recording of one live stream into one asset, across encoder sessions: a reconnect inside the
- * reconnect window continues it (after an EXT-X-DISCONTINUITY). Segments are stored as they finish,
- * then the playlist that lists them, under `assets/{asset_id}/hls/`.
+ * reconnect window continues it, and slate may fill the time the encoder is away (each join after an
+ * EXT-X-DISCONTINUITY). Segments are stored as they finish, then the playlist that lists them,
+ * under `assets/{asset_id}/hls/`. Slate after the last content is dropped when the recording closes.
  */
 export class LiveRecording {
   private readonly segments: ListedSegment[] = [];
-  /** Sessions whose ffmpeg has not finished yet (a reconnect may begin before the last one is done). */
+  private readonly spans: Span[] = [];
+  /** Spans whose ffmpeg has not finished yet (a reconnect may begin before the last one is done). */
   private readonly packagers = new Set<HlsPackager>();
   private readonly finishing = new Set<Promise<void>>();
-  private sessions = 0;
   /** Segments are listed one at a time, in the order they are handed over. */
   private adding: Promise<void> = Promise.resolve();
   private facts: MediaFacts = {};
   private masterWritten = false;
+  private slate?: HlsPackager;
+  /** Set while slate is starting, so an end that comes meanwhile waits for it. */
+  private slateStarting?: Promise<void>;
+  private slateImage: Promise<string | undefined> = Promise.resolve(undefined);
 
   constructor(
     readonly assetId: string,
@@ -59,28 +92,35 @@ export class LiveRecording {
     private readonly tools: RecordingTools,
   ) {}
 
+  /** Fetches the stream's slate image for this recording (spec 2.3: downloaded for each new recorded asset). */
+  prepareSlate(url: string | null): void {
+    if (!url) return;
+    this.slateImage = fsp
+      .mkdir(this.workDir, { recursive: true })
+      .then(() => downloadSlate(url, path.join(this.workDir, 'slate-image'), async (f) => (await probeMedia(this.tools.ffprobePath, f)).video !== undefined, this.tools.warn));
+  }
+
   /** A session begins (the first, or a reconnect): ffmpeg starts pulling `sourceUrl`. Returns the session's packager. */
-  async startSession(sourceUrl: string): Promise<HlsPackager> {
-    this.sessions += 1;
-    const session = this.sessions;
-    let first = true;
-    const packager = new HlsPackager({
-      ffmpegPath: this.tools.ffmpegPath,
-      ffprobePath: this.tools.ffprobePath,
-      sourceUrl,
-      workDir: this.workDir,
-      segmentPrefix: `s${session}_`,
-      latencyMode: this.latencyMode,
-      onSegment: (segment) => {
-        const discontinuity = session > 1 && first;
-        first = false;
-        this.adding = this.adding.then(() => this.add(segment, discontinuity));
-        return this.adding;
-      },
-    });
-    this.packagers.add(packager);
-    await packager.start();
-    return packager;
+  startSession(sourceUrl: string): Promise<HlsPackager> {
+    return this.startSpan('content', contentInput(sourceUrl));
+  }
+
+  /** The encoder is away: slate shaped like its media fills the playlist until `endSlate`. */
+  async startSlate(): Promise<void> {
+    if (this.slate || this.slateStarting || (!this.facts.video && !this.facts.audio)) return;
+    this.slateStarting = (async () => {
+      const image = this.facts.video ? await this.slateImage : undefined;
+      this.slate = await this.startSpan('slate', slateInput(this.facts, this.latencyMode, image));
+    })();
+    await this.slateStarting.finally(() => (this.slateStarting = undefined));
+  }
+
+  /** The encoder is back (or the window is over): the slate's last segments are stored. */
+  async endSlate(): Promise<void> {
+    await this.slateStarting?.catch(() => undefined);
+    const slate = this.slate;
+    this.slate = undefined;
+    if (slate) await this.endSession(slate);
   }
 
   /** The session's encoder left: its ffmpeg stops and its last segments are stored. */
@@ -93,20 +133,52 @@ export class LiveRecording {
     return done.finally(() => this.finishing.delete(done));
   }
 
-  /** The recording is over: the playlist is closed. Returns its length and what the media is. */
-  async close(): Promise<{ duration: number; segments: number } & MediaFacts> {
+  /** The recording is over: trailing slate is dropped and the playlist closed. Returns its length, spans and media. */
+  async close(): Promise<{ duration: number; segments: number; recordingTimes: RecordingTime[] } & MediaFacts> {
+    await this.slateStarting?.catch(() => undefined);
+    this.slate = undefined;
     await Promise.all([...this.packagers].map((p) => this.endSession(p)));
     await Promise.allSettled([...this.finishing]);
     await this.adding;
+    await this.dropTrailingSlate();
     if (this.segments.length > 0) await this.putPlaylist(true);
     await fsp.rm(this.workDir, { recursive: true, force: true });
     const duration = Math.round(this.segments.reduce((sum, s) => sum + s.duration, 0) * 1000) / 1000;
-    return { duration, segments: this.segments.length, ...this.facts };
+    return { duration, segments: this.segments.length, recordingTimes: recordingTimes(this.spans, this.segments), ...this.facts };
   }
 
-  private async add(segment: FinishedSegment, discontinuity: boolean): Promise<void> {
+  private async startSpan(type: SpanType, input: string[]): Promise<HlsPackager> {
+    const span = this.spans.push({ type, startedAt: new Date() }) - 1;
+    let first = true;
+    const packager = new HlsPackager({
+      ffmpegPath: this.tools.ffmpegPath,
+      ffprobePath: this.tools.ffprobePath,
+      input,
+      workDir: this.workDir,
+      segmentPrefix: `${type === 'slate' ? 'slate' : 's'}${span + 1}_`,
+      latencyMode: this.latencyMode,
+      onSegment: (segment) => {
+        const isFirst = first;
+        first = false;
+        this.adding = this.adding.then(() => this.add(segment, span, isFirst && this.segments.length > 0));
+        return this.adding;
+      },
+    });
+    this.packagers.add(packager);
+    await packager.start();
+    return packager;
+  }
+
+  private async dropTrailingSlate(): Promise<void> {
+    while (this.segments.length > 0 && this.spans[this.segments[this.segments.length - 1].span].type === 'slate') {
+      const dropped = this.segments.pop()!;
+      await this.tools.store.deletePrefix(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${dropped.name}`));
+    }
+  }
+
+  private async add(segment: FinishedSegment, span: number, discontinuity: boolean): Promise<void> {
     await this.tools.store.putFile(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${segment.name}`), segment.file);
-    this.segments.push({ name: segment.name, duration: segment.duration, discontinuity });
+    this.segments.push({ name: segment.name, duration: segment.duration, discontinuity, span });
     await this.putPlaylist(false);
     if (!this.facts.video && !this.facts.audio) this.facts = segment.facts;
     if (!this.masterWritten) {

@@ -378,6 +378,8 @@ const RECENT_ASSETS = 10;
 /** What a finished recording is: its length and the tracks read from its first segment. */
 export interface RecordingFacts {
   duration: number;
+  /** Spec 2.1's recording_times: the spans of content and slate. */
+  recordingTimes?: assets.RecordingTime[];
   video?: { width: number; height: number; frameRate?: number };
   audio?: { channels: number };
 }
@@ -403,6 +405,7 @@ export function recordProbeRequest(assetId: string, facts: RecordingFacts): asse
     tracks,
     non_standard_input_reasons: {},
     input_info: [],
+    recording_times: facts.recordingTimes ?? [],
   };
 }
 

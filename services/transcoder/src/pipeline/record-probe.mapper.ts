@@ -26,5 +26,6 @@ export function toRecordProbeRequest(assetId: string, url: string | undefined, p
     non_standard_input_reasons: { ...(probed.non_standard_input_reasons ?? {}) } as Record<string, string>,
     // A direct upload's input has no url: its settings are empty, as Mux shows them.
     input_info: [{ settings: url !== undefined ? { url } : {}, file: probed.input_info }],
+    recording_times: [],
   };
 }

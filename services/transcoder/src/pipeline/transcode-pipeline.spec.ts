@@ -141,6 +141,7 @@ describe('TranscodePipeline', () => {
             },
           },
         ],
+        recording_times: [],
       },
     ]);
   });

@@ -77,11 +77,22 @@ export interface Asset {
   non_standard_input_reasons: { [key: string]: string };
   test: boolean;
   ingest_type: string;
+  /** Assets recorded from a live stream: each span of content or slate (spec 2.1). */
+  recording_times: RecordingTime[];
 }
 
 export interface Asset_NonStandardInputReasonsEntry {
   key: string;
   value: string;
+}
+
+export interface RecordingTime {
+  /** ISO 8601. */
+  started_at: string;
+  /** Seconds. */
+  duration: number;
+  /** `content` or `slate`. */
+  type: string;
 }
 
 export interface AssetList {
@@ -194,6 +205,8 @@ export interface RecordProbeRequest {
   tracks: Track[];
   non_standard_input_reasons: { [key: string]: string };
   input_info: InputInfo[];
+  /** Live recordings only. */
+  recording_times: RecordingTime[];
 }
 
 export interface RecordProbeRequest_NonStandardInputReasonsEntry {

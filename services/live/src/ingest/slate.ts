@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { LatencyMode } from '../live-streams/live-stream.entity';
+import { MediaFacts, SEGMENT_SECONDS } from './hls-packager';
+
+const FRAME_RATE = 30;
+/** The default slate: a plain dark frame (no font or image needed). */
+const DEFAULT_SLATE_COLOR = '0x1f2937';
+const MAX_SLATE_BYTES = 20 * 1024 * 1024;
+const SLATE_DOWNLOAD_MS = 10_000;
+
+/** Whether slate fills the reconnect window (spec 2.3): reduced and low latency always, standard when asked; never without a window. */
+export function slateEnabled(stream: { reconnectWindow: number; latencyMode: LatencyMode; useSlateForStandardLatency: boolean }): boolean {
+  return stream.reconnectWindow > 0 && (stream.latencyMode !== 'standard' || stream.useSlateForStandardLatency);
+}
+
+/**
+ * ffmpeg input and codec arguments that make slate in real time, shaped like the session it stands in
+ * for (same picture size, same number of audio channels, silent), with key frames at the latency
+ * mode's segment length: the image (scaled and padded), or the default slate without one.
+ */
+export function slateInput(facts: MediaFacts, latencyMode: LatencyMode, image?: string): string[] {
+  const seconds = SEGMENT_SECONDS[latencyMode];
+  const args: string[] = [];
+  const maps: string[] = [];
+  if (facts.video) {
+    const { width: w, height: h } = facts.video;
+    if (image) args.push('-re', '-loop', '1', '-framerate', String(FRAME_RATE), '-i', image);
+    else args.push('-re', '-f', 'lavfi', '-i', `color=c=${DEFAULT_SLATE_COLOR}:s=${w}x${h}:r=${FRAME_RATE}`);
+    maps.push('-map', '0:v');
+  }
+  if (facts.audio) {
+    args.push(...(facts.video ? [] : ['-re']), '-f', 'lavfi', '-i', `anullsrc=r=48000:cl=${facts.audio.channels === 1 ? 'mono' : 'stereo'}`);
+    maps.push('-map', `${facts.video ? 1 : 0}:a`);
+  }
+  const codecs: string[] = [];
+  if (facts.video) {
+    const { width: w, height: h } = facts.video;
+    codecs.push(
+      '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,format=yuv420p,fps=${FRAME_RATE}`,
+      '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage',
+      '-g', String(seconds * FRAME_RATE), '-keyint_min', String(seconds * FRAME_RATE), '-sc_threshold', '0',
+    );
+  }
+  if (facts.audio) codecs.push('-c:a', 'aac', '-b:a', '64k');
+  return [...args, ...maps, ...codecs];
+}
+
+/**
+ * Downloads the stream's `reconnect_slate_url` for a new recording (spec 2.3: per recorded asset).
+ * Undefined when it cannot be had (the default slate is used then); the reason goes to `warn`.
+ */
+export async function downloadSlate(url: string, file: string, isImage: (file: string) => Promise<boolean>, warn: (message: string) => void): Promise<string | undefined> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(SLATE_DOWNLOAD_MS) });
+    if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+    const length = Number(res.headers.get('content-length') ?? 0);
+    if (length > MAX_SLATE_BYTES) throw new Error(`larger than ${MAX_SLATE_BYTES} bytes`);
+    let seen = 0;
+    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream).on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > MAX_SLATE_BYTES) body.destroy(new Error(`larger than ${MAX_SLATE_BYTES} bytes`));
+    });
+    await pipeline(body, fs.createWriteStream(file));
+    if (!(await isImage(file))) throw new Error('not an image ffmpeg can read');
+    return file;
+  } catch (err) {
+    await fsp.rm(file, { force: true });
+    warn(`reconnect_slate_url could not be downloaded (${err instanceof Error ? err.message : String(err)}); the default slate is used`);
+    return undefined;
+  }
+}
