@@ -1,7 +1,9 @@
 // Live figures for `npm run bench` (against the running embedded platform):
 //   (a) glass-to-playlist latency per latency mode: for each segment, the time from the capture of
-//       its last frame (the encoder pushes a 720p30 test pattern in real time: frame t is captured at
-//       push start + t) to the moment the live playlist on the stream's playback id lists it;
+//       its last frame to the moment the live playlist on the stream's playback id lists it. The
+//       encoder burns the wall-clock time of each frame's capture into the frame (a 24-bit barcode
+//       of the milliseconds, top left); after the run each listed segment is fetched from the
+//       playback host and its last frame decoded to read that time back;
 //   (b) how many concurrent 720p streams one machine ingests in real time: N encoders push a cached
 //       720p30 H.264/AAC file (stream copy, so the encoders cost little) and every stream's playlist
 //       must keep up (each segment listed within 2 segment lengths of its capture).
@@ -36,19 +38,54 @@ function prepareLiveSource() {
   return file;
 }
 
+const BARCODE_BITS = 24;
+const BARCODE_BLOCK = 32;
+const BARCODE_WRAP = 2 ** BARCODE_BITS;
+
+/**
+ * The frame's capture time burnt in: frames are stamped with the wall clock (setpts=RTCTIME, µs) as
+ * they leave the test-pattern source, then bit i of the milliseconds mod 2^24 is a 32×32 block
+ * (white = 1) along the top left, and timestamps restart at 0 for the encoder.
+ */
+const BURN_TIMESTAMP =
+  '[0:v]settb=expr=1/1000000,setpts=RTCTIME,split[a][b];' +
+  `[b]crop=${BARCODE_BITS * BARCODE_BLOCK}:${BARCODE_BLOCK}:0:0,geq=lum='if(eq(mod(floor(floor(T*1000)/pow(2\,floor(X/${BARCODE_BLOCK})))\,2)\,1)\,235\,16)':cb=128:cr=128[bar];` +
+  '[a][bar]overlay=0:0,setpts=PTS-STARTPTS[v]';
+
+/** The capture times (ms, mod 2^24) burnt into a segment's frames, read back by decoding it. */
+function burntTimes(ffmpeg, url) {
+  const raw = execFileSync(ffmpeg, ['-v', 'error', '-i', url, '-vf', `crop=${BARCODE_BITS * BARCODE_BLOCK}:${BARCODE_BLOCK}:0:0,scale=${BARCODE_BITS}:1:flags=area,format=gray`, '-f', 'rawvideo', '-'], { maxBuffer: 64 * 1024 * 1024 });
+  const times = [];
+  for (let f = 0; f + BARCODE_BITS <= raw.length; f += BARCODE_BITS) {
+    let ms = 0;
+    for (let i = 0; i < BARCODE_BITS; i++) if (raw[f + i] > 128) ms += 2 ** i;
+    times.push(ms);
+  }
+  return times;
+}
+
+/** How long before `at` (ms since the epoch) a burnt time mod 2^24 was. */
+const burntAge = (at, burnt) => (((at % BARCODE_WRAP) - burnt) % BARCODE_WRAP + BARCODE_WRAP) % BARCODE_WRAP;
+
 function push(ffmpeg, rtmpUrl, source) {
   const input = source ? ['-re', '-i', source, '-c', 'copy'] : [
     '-re', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    '-filter_complex', BURN_TIMESTAMP, '-map', '[v]', '-map', '1:a',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ac', '2',
   ];
   const child = spawn(ffmpeg, ['-v', 'error', ...input, '-f', 'flv', rtmpUrl], { stdio: 'ignore' });
   return { child, startedAt: Date.now(), stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGINT')))) };
 }
 
-/** Watches a live playlist; returns per-segment lateness (listed − captured), in ms. */
+/**
+ * Watches a live playlist; `lateness` is per segment (listed − captured, in ms) with the capture
+ * time estimated from the push start and media time; `listed` keeps each segment's URL and when it
+ * was first listed, for reading its burnt-in capture time afterwards.
+ */
 function watch(streamUrl, playbackId, startedAt) {
   const seen = new Set();
   const lateness = [];
+  const listed = [];
   let variant;
   let stopped = false;
   const loop = (async () => {
@@ -67,6 +104,7 @@ function watch(streamUrl, playbackId, startedAt) {
             else if (line && !line.startsWith('#') && !seen.has(line)) {
               seen.add(line);
               lateness.push(now - (startedAt + media * 1000));
+              listed.push({ url: new URL(line, `${streamUrl}/${variant}`).toString(), at: now });
             }
           }
         }
@@ -76,7 +114,7 @@ function watch(streamUrl, playbackId, startedAt) {
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
-  return { lateness, stop: async () => ((stopped = true), await loop) };
+  return { lateness, listed, stop: async () => ((stopped = true), await loop) };
 }
 
 const median = (values) => {
@@ -89,7 +127,7 @@ async function benchLive({ json, streamUrl, rtmpPort }, source) {
   const rtmp = (key) => `rtmp://127.0.0.1:${rtmpPort}/app/${key}`;
   const create = async (mode) => (await (await json('POST', '/video/v1/live-streams', { playback_policy: ['public'], latency_mode: mode, reconnect_window: 0 })).json()).data;
 
-  console.log('\nLive (RTMP push of a 720p30 test pattern encoded in real time, 1 s GOP; HLS stream-copied)');
+  console.log('\nLive (RTMP push of a 720p30 test pattern encoded in real time, 1 s GOP, capture time burnt into each frame; HLS stream-copied)');
   for (const mode of ['standard', 'reduced', 'low']) {
     const stream = await create(mode);
     const encoder = push(ffmpeg, rtmp(stream.stream_key));
@@ -97,9 +135,13 @@ async function benchLive({ json, streamUrl, rtmpPort }, source) {
     await new Promise((r) => setTimeout(r, 20_000));
     await encoder.stop();
     await watcher.stop();
-    const late = watcher.lateness.slice(1); // the first segment also waits for the session to start
+    // the first segment also waits for the session to start; the last may be cut by the stop
+    const late = watcher.listed.slice(1, -1).map(({ url, at }) => {
+      const times = burntTimes(ffmpeg, url);
+      return burntAge(at, times[times.length - 1]);
+    });
     console.log(
-      `glass-to-playlist, ${mode.padEnd(8)} (${SEGMENT[mode]} s segments)  median ${(median(late) / 1000).toFixed(2)} s  (max ${(Math.max(...late) / 1000).toFixed(2)} s over ${late.length} segments)`,
+      `glass-to-playlist, ${mode.padEnd(8)} (${SEGMENT[mode]} s segments)  median ${(median(late) / 1000).toFixed(2)} s  (max ${(Math.max(...late) / 1000).toFixed(2)} s over ${late.length} segments; burnt-in capture time of each segment's last frame → first listed)`,
     );
   }
 

@@ -159,6 +159,10 @@ export const trackSchema = z.object({
   language_code: z.string().optional(),
   name: z.string().optional(),
   status: z.string().optional(),
+  text_type: z.string().optional(),
+  text_source: z.string().optional(),
+  closed_captions: z.boolean().optional(),
+  passthrough: z.string().optional(),
 });
 
 /** Spec 2.1 as built so far; absent fields are left out. */

@@ -9,6 +9,7 @@ import { LiveRecording } from './live-recording';
 import { PublishSession, RtmpServer } from './rtmp-server';
 import { SimulcastRelay } from './simulcast-relay';
 import { SimulcastRelays } from './simulcast-relays.service';
+import { captionChannels } from './captions';
 import { slateEnabled } from './slate';
 import { ingestPathOf, SrtBridgeTokens } from './stream-path';
 
@@ -120,7 +121,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
       ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
       store: this.store,
       warn: (message) => this.logger.warn(`live stream ${stream.id}: ${message}`),
-    });
+    }, captionChannels(stream.embeddedSubtitles));
     if (stream.reconnectWindow > 0) recording.prepareSlate(stream.reconnectSlateUrl);
     return recording;
   }
@@ -181,7 +182,12 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
       await this.relays.release(streamId, held.fatalTargets);
       try {
         const summary = await held.recording.close();
-        if (summary.segments > 0) await this.streams.completeRecording(held.recording.assetId, summary);
+        if (summary.segments > 0) {
+          const captions = summary.captions.map(({ channel }) => channel);
+          const textTracks = await this.streams.recordRecording(held.recording.assetId, { ...summary, captions });
+          for (const [i, { vtt }] of summary.captions.entries()) if (textTracks[i]) await held.recording.storeCaptions(textTracks[i].id, vtt);
+          await this.streams.markRecordingReady(held.recording.assetId);
+        }
         this.logger.log(`live stream ${streamId}: recording ${held.recording.assetId} finished (${summary.duration} s)`);
       } catch (err) {
         this.logger.error(`live stream ${streamId}: finishing recording ${held.recording.assetId} failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia, SEGMENT_SECONDS } from './hls-packager';
+import { CaptionChannel, closedCaptionMedia, extractCaptions } from './captions';
 import { downloadSlate, slateInput } from './slate';
 
 export const LIVE_VARIANT = 'live';
@@ -36,6 +37,14 @@ export interface RecordingTools {
   warn(message: string): void;
 }
 
+/** What a closed recording is: its length, media, spans, and the captions read from its video. */
+export interface RecordingSummary extends MediaFacts {
+  duration: number;
+  segments: number;
+  recordingTimes: RecordingTime[];
+  captions: Array<{ channel: CaptionChannel; vtt: string }>;
+}
+
 /** The recording's media playlist: EVENT while live, VOD with EXT-X-ENDLIST once closed. */
 export function recordingPlaylist(segments: Array<Omit<ListedSegment, 'span'>>, ended: boolean, latencyMode: LatencyMode): string {
   const target = Math.max(SEGMENT_SECONDS[latencyMode], ...segments.map((s) => Math.ceil(s.duration)));
@@ -48,10 +57,16 @@ export function recordingPlaylist(segments: Array<Omit<ListedSegment, 'span'>>, 
   return `${lines.join('\n')}\n`;
 }
 
-/** The master playlist of a recording: one variant, stream-copied from the encoder. */
-export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number): string {
+/**
+ * The master playlist of a recording: one variant, stream-copied from the encoder, with the stream's
+ * `embedded_subtitles` channels as CLOSED-CAPTIONS renditions (CEA-608 in the video).
+ */
+export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number, captions: readonly CaptionChannel[] = []): string {
   const resolution = facts.video ? `,RESOLUTION=${facts.video.width}x${facts.video.height}` : '';
-  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth}${resolution}\n${LIVE_VARIANT}/index.m3u8\n`;
+  const withCaptions = facts.video !== undefined && captions.length > 0;
+  const media = withCaptions ? closedCaptionMedia(captions).map((l) => `${l}\n`).join('') : '';
+  const cc = withCaptions ? ',CLOSED-CAPTIONS="cc"' : '';
+  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n${media}#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth}${resolution}${cc}\n${LIVE_VARIANT}/index.m3u8\n`;
 }
 
 /** `recording_times` of the segments kept: each span's start and the length of its segments, empty spans left out. */
@@ -90,6 +105,7 @@ export class LiveRecording {
     private readonly latencyMode: LatencyMode,
     private readonly workDir: string,
     private readonly tools: RecordingTools,
+    private readonly captions: readonly CaptionChannel[] = [],
   ) {}
 
   /** Fetches the stream's slate image for this recording (spec 2.3: downloaded for each new recorded asset). */
@@ -133,8 +149,8 @@ export class LiveRecording {
     return done.finally(() => this.finishing.delete(done));
   }
 
-  /** The recording is over: trailing slate is dropped and the playlist closed. Returns its length, spans and media. */
-  async close(): Promise<{ duration: number; segments: number; recordingTimes: RecordingTime[] } & MediaFacts> {
+  /** The recording is over: trailing slate is dropped, the playlist closed, the captions read. */
+  async close(): Promise<RecordingSummary> {
     await this.slateStarting?.catch(() => undefined);
     this.slate = undefined;
     await Promise.all([...this.packagers].map((p) => this.endSession(p)));
@@ -142,9 +158,24 @@ export class LiveRecording {
     await this.adding;
     await this.dropTrailingSlate();
     if (this.segments.length > 0) await this.putPlaylist(true);
+    const captions = this.facts.video ? await this.readCaptions() : [];
     await fsp.rm(this.workDir, { recursive: true, force: true });
     const duration = Math.round(this.segments.reduce((sum, s) => sum + s.duration, 0) * 1000) / 1000;
-    return { duration, segments: this.segments.length, recordingTimes: recordingTimes(this.spans, this.segments), ...this.facts };
+    return { duration, segments: this.segments.length, recordingTimes: recordingTimes(this.spans, this.segments), captions, ...this.facts };
+  }
+
+  /** Stores a caption track's WebVTT where the playback host serves it: `{playback_id}/text/{track_id}.vtt`. */
+  async storeCaptions(trackId: string, vtt: string): Promise<void> {
+    await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `text/${trackId}.vtt`), vtt);
+  }
+
+  /** The CEA-608 captions in the kept segments (slate has none), read once the recording is closed. */
+  private async readCaptions(): Promise<RecordingSummary['captions']> {
+    const segments = this.segments.map((s) => s.name);
+    return extractCaptions(this.tools.ffmpegPath, this.workDir, segments, this.captions).catch((err: unknown) => {
+      this.tools.warn(`reading captions: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
+    });
   }
 
   private async startSpan(type: SpanType, input: string[]): Promise<HlsPackager> {
@@ -183,7 +214,7 @@ export class LiveRecording {
     if (!this.facts.video && !this.facts.audio) this.facts = segment.facts;
     if (!this.masterWritten) {
       const bandwidth = Math.max(64_000, Math.round((segment.bytes * 8) / Math.max(segment.duration, 0.5)));
-      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, 'master.m3u8'), liveMasterPlaylist(this.facts, bandwidth));
+      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, 'master.m3u8'), liveMasterPlaylist(this.facts, bandwidth, this.captions));
       this.masterWritten = true;
     }
   }

@@ -8,7 +8,8 @@ export interface AssetsPort {
   /** Throws DomainError INVALID_PARAMETERS / NOT_IMPLEMENTED with the assets service's messages. */
   checkSettings(request: assets.CreateAssetRequest): Promise<void>;
   createAsset(request: assets.CreateAssetRequest): Promise<assets.Asset>;
-  recordProbe(request: assets.RecordProbeRequest): Promise<void>;
+  /** Returns the tracks as stored (with the ids the assets service gave them). */
+  recordProbe(request: assets.RecordProbeRequest): Promise<assets.Track[]>;
   markReady(assetId: string): Promise<void>;
 }
 
@@ -39,8 +40,8 @@ export class GrpcAssets implements AssetsPort {
     return call(this.client.createAsset(request));
   }
 
-  async recordProbe(request: assets.RecordProbeRequest): Promise<void> {
-    await call(this.processing.recordProbe(request));
+  async recordProbe(request: assets.RecordProbeRequest): Promise<assets.Track[]> {
+    return (await call(this.processing.recordProbe(request))).tracks ?? [];
   }
 
   async markReady(assetId: string): Promise<void> {

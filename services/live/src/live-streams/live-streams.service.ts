@@ -221,9 +221,18 @@ export class LiveStreamsService {
     return asset.id;
   }
 
-  /** The recording's probe and `ready` (spec 3: the session's asset becomes an on-demand asset). */
-  async completeRecording(assetId: string, summary: RecordingFacts): Promise<void> {
-    await this.assets.recordProbe(recordProbeRequest(assetId, summary));
+  /**
+   * The recording's probe (spec 3: the session's asset becomes an on-demand asset): its fields,
+   * tracks (with a text track per caption channel found) and `recording_times`. Returns the text
+   * tracks as stored, in the order of `summary.captions`, so their files can be written under their ids.
+   */
+  async recordRecording(assetId: string, summary: RecordingFacts): Promise<assets.Track[]> {
+    const tracks = await this.assets.recordProbe(recordProbeRequest(assetId, summary));
+    return tracks.filter((t) => t.type === 'text');
+  }
+
+  /** The recorded asset is `ready`, once its files are all stored. */
+  async markRecordingReady(assetId: string): Promise<void> {
     await this.assets.markReady(assetId);
   }
 
@@ -380,6 +389,8 @@ export interface RecordingFacts {
   duration: number;
   /** Spec 2.1's recording_times: the spans of content and slate. */
   recordingTimes?: assets.RecordingTime[];
+  /** Caption channels found in the video (CEA-608): one text track each. */
+  captions?: Array<{ name: string; languageCode: string; passthrough?: string }>;
   video?: { width: number; height: number; frameRate?: number };
   audio?: { channels: number };
 }
@@ -392,6 +403,19 @@ export function recordProbeRequest(assetId: string, facts: RecordingFacts): asse
   const { video, audio, duration } = facts;
   if (video) tracks.push({ id: '', type: 'video', duration, max_width: video.width, max_height: video.height, ...(video.frameRate ? { max_frame_rate: video.frameRate } : {}) });
   if (audio) tracks.push({ id: '', type: 'audio', duration, max_channels: audio.channels, primary: true });
+  for (const c of facts.captions ?? []) {
+    tracks.push({
+      id: '',
+      type: 'text',
+      text_type: 'subtitles',
+      text_source: 'embedded',
+      closed_captions: true,
+      language_code: c.languageCode,
+      name: c.name,
+      status: 'ready',
+      ...(c.passthrough ? { passthrough: c.passthrough } : {}),
+    });
+  }
   const pixels = video ? video.width * video.height : 0;
   const height = video ? Math.min(video.width, video.height) : 0;
   const divisor = video ? gcd(video.width, video.height) || 1 : 1;

@@ -21,8 +21,9 @@ export class FakeAssets implements AssetsPort {
     return { id: `asset-${this.created.length}`, status: 'preparing' } as assets.Asset;
   }
 
-  async recordProbe(request: assets.RecordProbeRequest): Promise<void> {
+  async recordProbe(request: assets.RecordProbeRequest): Promise<assets.Track[]> {
     this.probes.push(request);
+    return request.tracks.map((t, i) => ({ ...t, id: `track-${i + 1}` }));
   }
 
   async markReady(assetId: string): Promise<void> {

@@ -28,7 +28,14 @@ export interface Track {
   primary?: boolean | undefined;
   language_code?: string | undefined;
   name?: string | undefined;
-  status?: string | undefined;
+  status?:
+    | string
+    | undefined;
+  /** Text tracks: `subtitles`; `embedded` (CEA-608 from a live stream), `uploaded`, `generated_*`. */
+  text_type?: string | undefined;
+  text_source?: string | undefined;
+  closed_captions?: boolean | undefined;
+  passthrough?: string | undefined;
 }
 
 export interface AssetErrors {
