@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Browser } from 'playwright-core';
 import { settledAsset, streamUrl } from './support/assets';
 import { sdk } from './support/context';
-import { launchChromium, playInBrowser, servePlayerPage } from './support/hls-player';
+import { eventually, pushRtmp } from './support/encoder';
+import { launchChromium, playInBrowser, servePlayerPage, watchLiveInBrowser } from './support/hls-player';
 import { FileServer, makeClip, serveFiles } from './support/media';
 
 jest.setTimeout(240_000);
@@ -85,6 +86,32 @@ describe('playback in hls.js (Chromium)', () => {
     expect(state.fatal).toBeNull();
     expect(state.currentTime).toBeGreaterThanOrEqual(2);
     expect(state.colours).toBeGreaterThan(20);
+  });
+
+  it('plays a live stream from its live edge in real time, and its recording under way from the start (DVR)', async () => {
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], new_asset_settings: { playback_policies: ['public'] }, latency_mode: 'low', reconnect_window: 0 });
+    const encoder = pushRtmp(stream.stream_key!);
+    try {
+      const active = await eventually(() => mux.video.liveStreams.retrieve(stream.id), (s) => s.active_asset_id !== undefined, 30_000);
+      const liveUrl = streamUrl(`${stream.playback_ids![0].id}.m3u8`);
+      await eventually(async () => (await fetch(liveUrl)).status, (status) => status === 200, 30_000);
+      await new Promise((r) => setTimeout(r, 4000)); // a few segments in
+      const live = await watchLiveInBrowser(browser, player.url(liveUrl), 5);
+      expect(live.fatal).toBeNull();
+      expect(live.mediaError).toBeNull();
+      expect(live.advanced).toBeGreaterThanOrEqual(3.5); // keeps up with real time
+      expect(live.colours).toBeGreaterThan(20);
+
+      // the recording's own playback id plays the whole recording so far, from 0
+      const asset = await mux.video.assets.retrieve(active.active_asset_id!);
+      expect(asset).toMatchObject({ status: 'preparing', is_live: true });
+      const dvr = await playInBrowser(browser, player.url(streamUrl(`${asset.playback_ids![0].id}.m3u8`)), 2);
+      expect(dvr.fatal).toBeNull();
+      expect(dvr.currentTime).toBeGreaterThanOrEqual(2);
+      expect(dvr.colours).toBeGreaterThan(20);
+    } finally {
+      await encoder.stop();
+    }
   });
 
   it('fails the signed playback id without a token: the player reads the 403', async () => {

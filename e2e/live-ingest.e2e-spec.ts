@@ -92,6 +92,16 @@ describe('RTMP ingest', () => {
     expect(first).toBeGreaterThanOrEqual(1);
     const later = await eventually(segmentsNow, (n) => n >= first + 2, 30_000);
     expect(later).toBeGreaterThanOrEqual(first + 2);
+    // the stream's playback id plays the live edge (a sliding window); the recording's own playback
+    // id plays the whole recording so far (DVR)
+    expect(await (await fetch(streamUrl(`${playbackId}.m3u8`))).text()).toContain(`${playbackId}/window/index.m3u8`);
+    const recording = await mux.video.assets.retrieve(assetId);
+    const dvrId = recording.playback_ids![0].id;
+    const dvrMaster = await (await fetch(streamUrl(`${dvrId}.m3u8`))).text();
+    expect(dvrMaster).toContain(`${dvrId}/live/index.m3u8`);
+    const dvr = await (await fetch(streamUrl(dvrMaster.split('\n').find((l) => l.startsWith(`${dvrId}/`))!))).text();
+    expect(dvr).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
+    expect(dvr).toContain('#EXT-X-MEDIA-SEQUENCE:0');
     const probe = await ffprobe(streamUrl(`${playbackId}.m3u8`));
     expect(probe.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
 

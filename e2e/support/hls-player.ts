@@ -73,3 +73,27 @@ export async function playInBrowser(
     await page.close();
   }
 }
+
+/**
+ * Opens the page on a live `src` and watches it for `seconds` of wall-clock time once it plays:
+ * how far playback advanced meanwhile (a player at the live edge keeps up in real time).
+ */
+export async function watchLiveInBrowser(browser: Browser, pageUrl: string, seconds: number, timeoutMs = 60_000): Promise<PlayerState & { advanced: number; colours: number }> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(pageUrl);
+    const deadline = Date.now() + timeoutMs;
+    let state = (await page.evaluate('window.state()')) as PlayerState;
+    while (state.supported && !state.fatal && !state.mediaError && state.currentTime === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      state = (await page.evaluate('window.state()')) as PlayerState;
+    }
+    const started = state.currentTime;
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    state = (await page.evaluate('window.state()')) as PlayerState;
+    const colours = (await page.evaluate('window.frameColours()')) as number;
+    return { ...state, advanced: state.currentTime - started, colours };
+  } finally {
+    await page.close();
+  }
+}

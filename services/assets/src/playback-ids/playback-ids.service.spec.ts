@@ -83,4 +83,14 @@ describe('PlaybackIdsService', () => {
     const unknown = await rejection(f.playback.lookup('nope'));
     expect([unknown.code, unknown.messages]).toEqual([ErrorCode.NOT_FOUND, ['Playback ID not found']]);
   });
+
+  it('tells the playback host that a live stream’s recording under way is live (it plays while preparing)', async () => {
+    const f = assetsFixture();
+    const recording = f.stored({ status: 'preparing', ingestType: 'live_rtmp' }, ['public']);
+    const recorded = f.stored({ status: 'ready', ingestType: 'live_srt' }, ['public']);
+    const onDemand = f.stored({ status: 'preparing' }, ['public']);
+    expect(await f.playback.lookup(recording.playbackIds[0].id)).toMatchObject({ status: 'preparing', is_live: true });
+    expect(await f.playback.lookup(recorded.playbackIds[0].id)).not.toHaveProperty('is_live');
+    expect(await f.playback.lookup(onDemand.playbackIds[0].id)).not.toHaveProperty('is_live');
+  });
 });

@@ -7,6 +7,11 @@ import { CaptionChannel, closedCaptionMedia, extractCaptions } from './captions'
 import { downloadSlate, slateInput } from './slate';
 
 export const LIVE_VARIANT = 'live';
+/** The live edge: a sliding window over the recording's segments, what a live stream's playback id plays. */
+export const WINDOW_VARIANT = 'window';
+export const LIVE_EDGE_MASTER = 'live-edge.m3u8';
+/** How much the sliding window keeps (at least three segments). */
+export const WINDOW_SECONDS = 30;
 
 export type SpanType = 'content' | 'slate';
 
@@ -58,15 +63,40 @@ export function recordingPlaylist(segments: Array<Omit<ListedSegment, 'span'>>, 
 }
 
 /**
- * The master playlist of a recording: one variant, stream-copied from the encoder, with the stream's
- * `embedded_subtitles` channels as CLOSED-CAPTIONS renditions (CEA-608 in the video).
+ * The live edge's media playlist: the last WINDOW_SECONDS of segments (at least three), numbered by
+ * their place in the recording (MEDIA-SEQUENCE) with the discontinuities that slid out counted
+ * (DISCONTINUITY-SEQUENCE); its segments are the recording's (`../live/…`).
  */
-export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number, captions: readonly CaptionChannel[] = []): string {
+export function windowPlaylist(segments: Array<Omit<ListedSegment, 'span'>>, ended: boolean, latencyMode: LatencyMode): string {
+  let first = segments.length;
+  let kept = 0;
+  while (first > 0 && (segments.length - first < 3 || kept + segments[first - 1].duration <= WINDOW_SECONDS)) {
+    first -= 1;
+    kept += segments[first].duration;
+  }
+  const listed = segments.slice(first);
+  const slidOut = segments.slice(0, first).filter((s) => s.discontinuity).length;
+  const target = Math.max(SEGMENT_SECONDS[latencyMode], ...listed.map((s) => Math.ceil(s.duration)));
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${target}`, `#EXT-X-MEDIA-SEQUENCE:${first}`, `#EXT-X-DISCONTINUITY-SEQUENCE:${slidOut}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const s of listed) {
+    if (s.discontinuity) lines.push('#EXT-X-DISCONTINUITY');
+    lines.push(`#EXTINF:${s.duration.toFixed(6)},`, `../${LIVE_VARIANT}/${s.name}`);
+  }
+  if (ended) lines.push('#EXT-X-ENDLIST');
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The master playlist of a recording: one variant, stream-copied from the encoder, with the stream's
+ * `embedded_subtitles` channels as CLOSED-CAPTIONS renditions (CEA-608 in the video). `variant` is
+ * the whole recording (`live`) or the live edge (`window`).
+ */
+export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number, captions: readonly CaptionChannel[] = [], variant = LIVE_VARIANT): string {
   const resolution = facts.video ? `,RESOLUTION=${facts.video.width}x${facts.video.height}` : '';
   const withCaptions = facts.video !== undefined && captions.length > 0;
   const media = withCaptions ? closedCaptionMedia(captions).map((l) => `${l}\n`).join('') : '';
   const cc = withCaptions ? ',CLOSED-CAPTIONS="cc"' : '';
-  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n${media}#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth}${resolution}${cc}\n${LIVE_VARIANT}/index.m3u8\n`;
+  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n${media}#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth}${resolution}${cc}\n${variant}/index.m3u8\n`;
 }
 
 /** `recording_times` of the segments kept: each span's start and the length of its segments, empty spans left out. */
@@ -82,8 +112,10 @@ export function recordingTimes(spans: Span[], segments: Array<Pick<ListedSegment
 /**
  * The recording of one live stream into one asset, across encoder sessions: a reconnect inside the
  * reconnect window continues it, and slate may fill the time the encoder is away (each join after an
- * EXT-X-DISCONTINUITY). Segments are stored as they finish, then the playlist that lists them,
- * under `assets/{asset_id}/hls/`. Slate after the last content is dropped when the recording closes.
+ * EXT-X-DISCONTINUITY). Segments are stored as they finish, then the playlists that list them, under
+ * `assets/{asset_id}/hls/`: the whole recording (`master.m3u8` → `live/`, an EVENT playlist, VOD once
+ * closed) and the live edge (`live-edge.m3u8` → `window/`, sliding). Slate after the last content is
+ * dropped when the recording closes.
  */
 export class LiveRecording {
   private readonly segments: ListedSegment[] = [];
@@ -215,11 +247,13 @@ export class LiveRecording {
     if (!this.masterWritten) {
       const bandwidth = Math.max(64_000, Math.round((segment.bytes * 8) / Math.max(segment.duration, 0.5)));
       await this.tools.store.putBuffer(assetKeys.hls(this.assetId, 'master.m3u8'), liveMasterPlaylist(this.facts, bandwidth, this.captions));
+      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, LIVE_EDGE_MASTER), liveMasterPlaylist(this.facts, bandwidth, this.captions, WINDOW_VARIANT));
       this.masterWritten = true;
     }
   }
 
   private async putPlaylist(ended: boolean): Promise<void> {
+    await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${WINDOW_VARIANT}/index.m3u8`), windowPlaylist(this.segments, ended, this.latencyMode));
     await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/index.m3u8`), recordingPlaylist(this.segments, ended, this.latencyMode));
   }
 }

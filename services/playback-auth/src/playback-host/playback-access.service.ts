@@ -24,6 +24,8 @@ export interface PlaybackAccess {
   assetId: string;
   signed: boolean;
   playbackRestrictionId?: string;
+  /** A live stream's playback id while it is live: the master of the sliding window, not of the whole recording. */
+  liveEdge?: boolean;
 }
 
 /**
@@ -56,12 +58,20 @@ export class PlaybackAccessService {
     }
 
     const assetId = this.playableAsset(request.playbackId, owner);
-    return { playbackId: request.playbackId, assetId, signed: owner.policy === 'signed', ...(playbackRestrictionId ? { playbackRestrictionId } : {}) };
+    const liveEdge = owner.type === 'live_stream' && owner.status === 'active';
+    return {
+      playbackId: request.playbackId,
+      assetId,
+      signed: owner.policy === 'signed',
+      ...(playbackRestrictionId ? { playbackRestrictionId } : {}),
+      ...(liveEdge ? { liveEdge } : {}),
+    };
   }
 
   /**
-   * The asset whose HLS a playback id plays: a `ready` asset; for a live stream, its recording
-   * under way (a growing playlist) or its latest one.
+   * The asset whose HLS a playback id plays: a `ready` asset, or a live recording under way (its
+   * whole playlist so far: DVR); for a live stream, its recording under way (played from the live
+   * edge) or its latest one.
    */
   private playableAsset(playbackId: string, owner: PlaybackOwner): string {
     if (owner.type === 'live_stream') {
@@ -69,7 +79,7 @@ export class PlaybackAccessService {
       return owner.mediaAssetId;
     }
     if (owner.type !== 'asset') throw new PlaybackError(HttpStatus.PRECONDITION_FAILED, `Playback ID ${playbackId} belongs to a ${owner.type}, which this host does not play`);
-    if (owner.status !== 'ready') throw PlaybackError.notReady(playbackId, owner.status);
+    if (owner.status !== 'ready' && !owner.isLive) throw PlaybackError.notReady(playbackId, owner.status);
     return owner.id;
   }
 

@@ -8,6 +8,8 @@ import { cacheControl, PlaybackFile } from './playback-headers';
 import { rewriteMasterPlaylist, rewriteMediaPlaylist } from './playlist-rewrite';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+/** Written by the live ingest next to `master.m3u8` while a recording is live. */
+const LIVE_EDGE_MASTER = 'live-edge.m3u8';
 
 /** What to answer; `body` is absent for HEAD and 304, a stream for segments. */
 export interface PlaybackReply {
@@ -37,10 +39,15 @@ export class PlaybackHostService {
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
-  /** `/{playback_id}.m3u8`: the master with every child URI under the playback id, granted. */
+  /**
+   * `/{playback_id}.m3u8`: the master with every child URI under the playback id, granted. A live
+   * stream's playback id while live gets the live-edge master (a sliding window), when the
+   * recording has one.
+   */
   async master(request: PlaybackRequest): Promise<PlaybackReply> {
     const access = await this.access.authorize(request);
-    const stored = await this.playlist(access, 'master.m3u8');
+    const liveEdge = access.liveEdge ? await this.playlist(access, LIVE_EDGE_MASTER).catch(() => undefined) : undefined;
+    const stored = liveEdge ?? (await this.playlist(access, 'master.m3u8'));
     return this.playlistReply('master', access, rewriteMasterPlaylist(stored, access.playbackId, this.access.grantFor(access)));
   }
 

@@ -22,6 +22,8 @@ export interface PlaybackOwner {
   status: string;
   /** Live streams: the asset whose HLS plays (the recording under way, else the latest). */
   mediaAssetId?: string;
+  /** Assets: a live recording under way. */
+  isLive?: boolean;
 }
 
 /**
@@ -48,6 +50,7 @@ export class PlaybackIdLookup {
       id: owner.object?.id ?? '',
       status: owner.status,
       ...(owner.media_asset_id ? { mediaAssetId: owner.media_asset_id } : {}),
+      ...(owner.is_live ? { isLive: true } : {}),
     };
   }
 

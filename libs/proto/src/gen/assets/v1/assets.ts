@@ -199,7 +199,11 @@ export interface PlaybackIdOwner {
    */
   status: string;
   /** Live streams: the asset whose HLS plays (the recording under way, else the latest one). */
-  media_asset_id?: string | undefined;
+  media_asset_id?:
+    | string
+    | undefined;
+  /** Assets: a live stream's recording under way (plays while `preparing`, from its start: DVR). */
+  is_live?: boolean | undefined;
 }
 
 export interface RecordProbeRequest {
