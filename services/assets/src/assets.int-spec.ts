@@ -285,6 +285,7 @@ describe('assets service over gRPC', () => {
       non_standard_input_reasons: {},
       test: false,
       ingest_type: 'on_demand_url',
+      recording_times: [],
     });
     const id = created.id as string;
     expect(await processing.GetIngestSpec({ id })).toMatchObject({ asset_id: id, status: 'preparing', input: [{ url: URL }], test: false });
