@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { FFMPEG, ffprobe, serveFiles } from './support/media';
 import { Encoder, endsWithin, eventually, pushRtmp } from './support/encoder';
+import { segmentsListed, variantPlaylist } from './support/live-playlists';
 import { ReceivedWebhook, receivedWebhooks } from './support/webhook-receiver';
 
 jest.setTimeout(120_000);
@@ -81,13 +82,7 @@ describe('RTMP ingest', () => {
     expect(await mux.video.assets.retrieve(assetId)).toMatchObject({ status: 'preparing', is_live: true, live_stream_id: stream.id });
 
     // live: the master names one variant whose playlist grows segment by segment
-    const segmentsNow = async () => {
-      const master = await fetch(streamUrl(`${playbackId}.m3u8`));
-      if (master.status !== 200) return 0;
-      const variant = (await master.text()).split('\n').find((l) => l.startsWith(`${playbackId}/`));
-      const text = variant ? await (await fetch(streamUrl(variant))).text() : '';
-      return text.split('\n').filter((l) => l.endsWith('.ts') || l.includes('.ts?')).length;
-    };
+    const segmentsNow = () => segmentsListed(playbackId);
     const first = await eventually(segmentsNow, (n) => n >= 1, 30_000);
     expect(first).toBeGreaterThanOrEqual(1);
     const later = await eventually(segmentsNow, (n) => n >= first + 2, 30_000);
@@ -126,6 +121,39 @@ describe('RTMP ingest', () => {
     expect(recorded.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
   });
 
+  it('records only the audio of an audio_only stream', async () => {
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], audio_only: true, latency_mode: 'low', reconnect_window: 0 });
+    const encoder = push(stream.stream_key!);
+    const active = await eventually(() => statusOf(stream.id), (s) => s.active_asset_id !== undefined);
+    await eventually(() => segmentsListed(stream.playback_ids![0].id), (n) => n >= 2, 30_000);
+    const live = await ffprobe(streamUrl(`${stream.playback_ids![0].id}.m3u8`));
+    expect(live.streams.map((s) => s.codec_type)).toEqual(['audio']);
+    await encoder.stop();
+    const asset = await settledAsset(mux, active.active_asset_id!);
+    expect(asset).toMatchObject({ status: 'ready', max_stored_resolution: 'Audio only', resolution_tier: 'audio-only' });
+    expect(asset.tracks!.map((t) => t.type)).toEqual(['audio']);
+  });
+
+  it('plays a signed live stream only with a token, exactly as a signed asset', async () => {
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['signed'], latency_mode: 'low', reconnect_window: 0 });
+    const playbackId = stream.playback_ids![0].id;
+    push(stream.stream_key!);
+    await eventually(() => statusOf(stream.id), (s) => s.active_asset_id !== undefined);
+    const key = await mux.system.signingKeys.create();
+    const token = await mux.jwt.signPlaybackId(playbackId, { keyId: key.id, keySecret: key.private_key!, expiration: '1h', type: 'video' });
+    const signedMaster = streamUrl(`${playbackId}.m3u8?token=${token}`);
+    await eventually(async () => (await fetch(signedMaster)).status, (status) => status === 200, 30_000);
+    const refused = await fetch(streamUrl(`${playbackId}.m3u8`));
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { messages: string[] } }).error.messages).toEqual(['Token is required for a signed playback ID']);
+    // the children go through the grants the master hands out
+    const probe = await ffprobe(signedMaster);
+    expect(probe.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+    const variant = (await (await fetch(signedMaster)).text()).split('\n').find((l) => l.startsWith(`${playbackId}/`))!;
+    expect(variant).toMatch(/^[^?]+\/window\/index\.m3u8\?grant=/);
+    expect((await fetch(streamUrl(variant.split('?')[0]))).status).toBe(403);
+  });
+
   it('holds the recording open for the reconnect window with slate while the encoder is away: a reconnect continues the same asset', async () => {
     // reduced latency with a window: slate is always inserted (spec 2.3)
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], latency_mode: 'reduced', reconnect_window: 8 });
@@ -140,10 +168,7 @@ describe('RTMP ingest', () => {
 
     // inside the window: still active, the live playlist goes on growing with slate, and the same key
     // reconnects into the same asset
-    const livePlaylist = async () => {
-      const master = await (await fetch(streamUrl(`${playbackId}.m3u8`))).text();
-      return (await fetch(streamUrl(master.split('\n').find((l) => l.startsWith(`${playbackId}/`))!))).text();
-    };
+    const livePlaylist = () => variantPlaylist(playbackId);
     const atDisconnect = (await livePlaylist()).split('\n').filter((l) => l.includes('.ts')).length;
     const withSlate = await eventually(livePlaylist, (text) => text.includes('slate'), 8000);
     expect(withSlate).toMatch(/#EXT-X-DISCONTINUITY\n#EXTINF:[0-9.]+,\n[^\n]*slate/);

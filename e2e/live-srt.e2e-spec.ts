@@ -2,6 +2,7 @@ import { settledAsset, streamUrl } from './support/assets';
 import { sdk } from './support/context';
 import { ffprobe } from './support/media';
 import { Encoder, endsWithin, eventually, pushSrt } from './support/encoder';
+import { segmentsListed } from './support/live-playlists';
 
 jest.setTimeout(120_000);
 
@@ -31,13 +32,7 @@ describe('SRT ingest', () => {
     const assetId = active.active_asset_id!;
     expect(await mux.video.assets.retrieve(assetId)).toMatchObject({ status: 'preparing', is_live: true, live_stream_id: stream.id, ingest_type: 'live_srt' });
 
-    const segmentsNow = async () => {
-      const master = await fetch(streamUrl(`${playbackId}.m3u8`));
-      if (master.status !== 200) return 0;
-      const variant = (await master.text()).split('\n').find((l) => l.startsWith(`${playbackId}/`));
-      const text = variant ? await (await fetch(streamUrl(variant))).text() : '';
-      return text.split('\n').filter((l) => l.includes('.ts')).length;
-    };
+    const segmentsNow = () => segmentsListed(playbackId);
     const first = await eventually(segmentsNow, (n) => n >= 1, 30_000);
     expect(await eventually(segmentsNow, (n) => n >= first + 2, 30_000)).toBeGreaterThanOrEqual(first + 2);
     const live = await ffprobe(streamUrl(`${playbackId}.m3u8`));

@@ -40,9 +40,9 @@ export interface MediaFacts {
   audio?: { channels: number };
 }
 
-/** The encoder's stream pulled back from the local RTMP server, stream-copied. */
-export function contentInput(sourceUrl: string): string[] {
-  return ['-rw_timeout', '10000000', '-i', sourceUrl, '-c', 'copy'];
+/** The encoder's stream pulled back from the local RTMP server, stream-copied (its audio only, for an `audio_only` stream). */
+export function contentInput(sourceUrl: string, audioOnly = false): string[] {
+  return ['-rw_timeout', '10000000', '-i', sourceUrl, ...(audioOnly ? ['-map', '0:a'] : []), '-c', 'copy'];
 }
 
 /** The segments a media playlist lists (with their durations), its total duration, and whether it is ended. */

@@ -121,7 +121,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
       ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
       store: this.store,
       warn: (message) => this.logger.warn(`live stream ${stream.id}: ${message}`),
-    }, captionChannels(stream.embeddedSubtitles));
+    }, { captions: stream.audioOnly ? [] : captionChannels(stream.embeddedSubtitles), audioOnly: stream.audioOnly });
     if (stream.reconnectWindow > 0) recording.prepareSlate(stream.reconnectSlateUrl);
     return recording;
   }

@@ -42,6 +42,12 @@ export interface RecordingTools {
   warn(message: string): void;
 }
 
+/** What the stream asks of its recordings: `embedded_subtitles` channels, `audio_only`. */
+export interface RecordingOptions {
+  captions?: readonly CaptionChannel[];
+  audioOnly?: boolean;
+}
+
 /** What a closed recording is: its length, media, spans, and the captions read from its video. */
 export interface RecordingSummary extends MediaFacts {
   duration: number;
@@ -137,8 +143,12 @@ export class LiveRecording {
     private readonly latencyMode: LatencyMode,
     private readonly workDir: string,
     private readonly tools: RecordingTools,
-    private readonly captions: readonly CaptionChannel[] = [],
+    private readonly options: RecordingOptions = {},
   ) {}
+
+  private get captions(): readonly CaptionChannel[] {
+    return this.options.captions ?? [];
+  }
 
   /** Fetches the stream's slate image for this recording (spec 2.3: downloaded for each new recorded asset). */
   prepareSlate(url: string | null): void {
@@ -150,7 +160,7 @@ export class LiveRecording {
 
   /** A session begins (the first, or a reconnect): ffmpeg starts pulling `sourceUrl`. Returns the session's packager. */
   startSession(sourceUrl: string): Promise<HlsPackager> {
-    return this.startSpan('content', contentInput(sourceUrl));
+    return this.startSpan('content', contentInput(sourceUrl, this.options.audioOnly));
   }
 
   /** The encoder is away: slate shaped like its media fills the playlist until `endSlate`. */
