@@ -35,13 +35,14 @@ describe('RTMP ingest', () => {
   };
   const statusOf = async (id: string) => mux.video.liveStreams.retrieve(id);
   // Started first, checked last: the shortest max_continuous_duration (60 s) runs out meanwhile.
-  let limited: { id: string; encoder: Encoder; startedAt: number };
+  let limited: { id: string; encoder: Encoder; startedAt: number; endedAt?: number };
   // Completed early, checked last: complete drops the encoder 60 s later.
-  let completed: { encoder: Encoder; at: number } | undefined;
+  let completed: { encoder: Encoder; at: number; endedAt?: number } | undefined;
 
   beforeAll(async () => {
     const stream = await mux.video.liveStreams.create({ max_continuous_duration: 60 });
     limited = { id: stream.id, encoder: pushRtmp(stream.stream_key!), startedAt: Date.now() };
+    void limited.encoder.exited.then(() => (limited.endedAt = Date.now()));
   });
 
   afterAll(async () => {
@@ -274,6 +275,7 @@ describe('RTMP ingest', () => {
     await new Promise((r) => setTimeout(r, 3000));
     await mux.video.liveStreams.complete(stream.id);
     completed = { encoder, at: Date.now() };
+    void encoder.exited.then(() => (completed!.endedAt = Date.now()));
     const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 20_000);
     expect(idle.status).toBe('idle');
     const asset = await settledAsset(mux, active.active_asset_id!);
@@ -331,16 +333,20 @@ describe('RTMP ingest', () => {
   });
 
   it('disconnects an encoder at max_continuous_duration', async () => {
-    expect((await eventually(() => statusOf(limited.id), (s) => s.status === 'active')).status).toBe('active');
     expect(await endsWithin(limited.encoder, 80_000)).toBe(true);
-    const ranFor = (Date.now() - limited.startedAt) / 1000;
+    const ranFor = (limited.endedAt! - limited.startedAt) / 1000;
     expect(ranFor).toBeGreaterThanOrEqual(59);
-    expect((await eventually(() => statusOf(limited.id), (s) => s.status === 'idle')).status).toBe('idle');
+    expect(ranFor).toBeLessThan(75);
+    const idle = await eventually(() => statusOf(limited.id), (s) => s.status === 'idle');
+    expect(idle.status).toBe('idle');
+    expect(idle.recent_asset_ids).toHaveLength(1); // it was live and recorded until the limit
   });
 
   it('drops a completed stream’s encoder 60 s after complete', async () => {
     expect(completed).toBeDefined();
     expect(await endsWithin(completed!.encoder, 80_000)).toBe(true);
-    expect((Date.now() - completed!.at) / 1000).toBeGreaterThanOrEqual(58);
+    const after = (completed!.endedAt! - completed!.at) / 1000;
+    expect(after).toBeGreaterThanOrEqual(58);
+    expect(after).toBeLessThan(75);
   });
 });
