@@ -49,7 +49,7 @@ function encode(size: string | undefined, output: string[]): Encoder {
   ]);
 }
 
-function spawnEncoder(args: string[]): Encoder {
+export function spawnEncoder(args: string[]): Encoder {
   const child = spawn(FFMPEG, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.resume();
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

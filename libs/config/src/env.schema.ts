@@ -69,6 +69,7 @@ export const envSchema = z
 
     FFMPEG_PATH: optionalText,
     FFPROBE_PATH: optionalText,
+    SPEECH_PYTHON: optionalText,
     INPUT_MAX_BYTES: positiveInt(50 * 1024 ** 3),
     INPUT_DOWNLOAD_TIMEOUT_SECONDS: positiveInt(3600),
     TRANSCODER_CONCURRENCY: positiveInt(1),

@@ -41,6 +41,8 @@ export interface PlatformConfig {
     /** Undefined: PATH, then the binaries shipped in npm packages. */
     ffmpegPath?: string;
     ffprobePath?: string;
+    /** Python with PocketSphinx for generated subtitles; undefined: `.cache/speech/venv` of the checkout, else `python3`. */
+    speechPython?: string;
     inputMaxBytes: number;
     inputDownloadTimeoutSeconds: number;
   };
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     media: {
       ffmpegPath: e.FFMPEG_PATH,
       ffprobePath: e.FFPROBE_PATH,
+      speechPython: e.SPEECH_PYTHON,
       inputMaxBytes: e.INPUT_MAX_BYTES,
       inputDownloadTimeoutSeconds: e.INPUT_DOWNLOAD_TIMEOUT_SECONDS,
     },

@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'video.asset.non_standard_input_detected',
   'video.asset.track.created',
   'video.asset.track.ready',
+  'video.asset.track.errored',
   'video.asset.track.deleted',
   'video.upload.created',
   'video.upload.asset_created',

@@ -47,6 +47,10 @@ class FakeAssetProcessingController implements assets.AssetProcessingServiceCont
     fakeAssets.calls.push(`markErrored ${request.asset_id} ${request.errors?.messages.join(' ')}`);
     return {} as assets.Asset;
   }
+  setTrackStatus(request: assets.SetTrackStatusRequest): assets.Asset {
+    fakeAssets.calls.push(`setTrackStatus ${request.asset_id} ${request.track_id} ${request.status}`);
+    return {} as assets.Asset;
+  }
 }
 
 @Module({ controllers: [FakeAssetProcessingController] })

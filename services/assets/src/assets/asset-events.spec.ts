@@ -14,12 +14,13 @@ describe('asset event types', () => {
     const created = await f.service.create({ input: [{ url: 'https://media.example/a.mkv' }], playback_policy: ['public'] });
     await f.processing.recordProbe({
       asset_id: created.id,
-      tracks: [{ id: '', type: 'video' }],
+      tracks: [{ id: '', type: 'video' }, { id: '', type: 'text', text_source: 'generated_live_final', status: 'preparing' }],
       non_standard_input_reasons: { video_codec: 'hevc' },
       input_info: [],
       recording_times: [],
     });
-    await f.processing.markReady({ asset_id: created.id });
+    const ready = await f.processing.markReady({ asset_id: created.id });
+    await f.processing.setTrackStatus({ asset_id: created.id, track_id: ready.tracks[1].id, status: 'errored' });
     const added = await f.playback.create({ asset_id: created.id, policy: 'signed' });
     await f.playback.delete({ asset_id: created.id, playback_id: added.id });
     await f.service.update({ id: created.id, passthrough: 'x' });

@@ -14,6 +14,7 @@ export const ASSET_EVENTS = {
   nonStandardInputDetected: 'video.asset.non_standard_input_detected',
   trackCreated: 'video.asset.track.created',
   trackReady: 'video.asset.track.ready',
+  trackErrored: 'video.asset.track.errored',
 } as const;
 
 export type AssetEventType = (typeof ASSET_EVENTS)[keyof typeof ASSET_EVENTS];

@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { assets, common } from '@platform/proto';
 import { AssetProcessingService } from './asset-processing.service';
 
-/** Internal: called by the transcoder only. */
+/** Internal: called by the transcoder and the live ingest. */
 @Controller()
 @assets.AssetProcessingServiceControllerMethods()
 export class AssetProcessingGrpcController implements assets.AssetProcessingServiceController {
@@ -22,5 +22,9 @@ export class AssetProcessingGrpcController implements assets.AssetProcessingServ
 
   markErrored(request: assets.MarkErroredRequest): Promise<assets.Asset> {
     return this.processing.markErrored(request);
+  }
+
+  setTrackStatus(request: assets.SetTrackStatusRequest): Promise<assets.Asset> {
+    return this.processing.setTrackStatus(request);
   }
 }

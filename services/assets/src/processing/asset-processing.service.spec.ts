@@ -165,6 +165,47 @@ describe('AssetProcessingService', () => {
     });
   });
 
+  describe('generated subtitle tracks (made after the asset)', () => {
+    const generated = (status: string): assets.Track => ({ id: '', type: 'text', text_type: 'subtitles', text_source: 'generated_live_final', language_code: 'en', name: 'English (generated)', status });
+
+    it('markReady leaves a preparing track out of video.asset.track.ready; setTrackStatus readies it with its own event', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored();
+      const probed = await f.processing.recordProbe(probe(asset.id, { tracks: [...probe(asset.id).tracks!, generated('preparing')] }));
+      const final = probed.tracks[2];
+      f.events.length = 0;
+      await f.processing.markReady({ asset_id: asset.id });
+      expect(f.events.map((e) => [e.type, e.object.id])).toEqual([
+        ['video.asset.ready', asset.id],
+        ['video.asset.track.ready', probed.tracks[0].id],
+        ['video.asset.track.ready', probed.tracks[1].id],
+      ]);
+
+      f.events.length = 0;
+      const after = await f.processing.setTrackStatus({ asset_id: asset.id, track_id: final.id, status: 'ready' });
+      expect(after.tracks[2]).toEqual({ ...final, status: 'ready' });
+      expect(f.events).toEqual([{ type: 'video.asset.track.ready', object: { type: 'track', id: final.id }, data: { ...final, status: 'ready', asset_id: asset.id } }]);
+      expect(await f.processing.setTrackStatus({ asset_id: asset.id, track_id: final.id, status: 'ready' })).toEqual(after);
+      expect(f.events).toHaveLength(1);
+    });
+
+    it('setTrackStatus errored emits video.asset.track.errored; refuses other statuses and unknown tracks or assets', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored();
+      const probed = await f.processing.recordProbe(probe(asset.id, { tracks: [generated('preparing')] }));
+      f.events.length = 0;
+      const errored = await f.processing.setTrackStatus({ asset_id: asset.id, track_id: probed.tracks[0].id, status: 'errored' });
+      expect(errored.tracks[0].status).toBe('errored');
+      expect(f.events.map((e) => e.type)).toEqual(['video.asset.track.errored']);
+
+      const bad = await rejection(f.processing.setTrackStatus({ asset_id: asset.id, track_id: probed.tracks[0].id, status: 'preparing' }));
+      expect([bad.code, bad.messages]).toEqual([ErrorCode.INVALID_PARAMETERS, ['status: must be ready or errored']]);
+      expect((await rejection(f.processing.setTrackStatus({ asset_id: asset.id, track_id: 'nope', status: 'ready' }))).code).toBe(ErrorCode.NOT_FOUND);
+      expect((await rejection(f.processing.setTrackStatus({ asset_id: 'gone', track_id: 'nope', status: 'ready' }))).code).toBe(ErrorCode.NOT_FOUND);
+      expect(f.events).toHaveLength(1);
+    });
+  });
+
   describe('markErrored', () => {
     it('makes a preparing asset errored with its errors, emitting video.asset.errored', async () => {
       const f = assetsFixture();

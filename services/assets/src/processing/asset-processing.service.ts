@@ -80,7 +80,25 @@ export class AssetProcessingService {
       if (asset.status === 'errored') throw DomainError.precondition('Asset is errored; it cannot become ready');
       const updated = await this.save(manager, asset.id, { status: 'ready' });
       emitAssetEvent(emit, ASSET_EVENTS.ready, updated, await this.playbackIds.findByAssetId(asset.id, manager));
-      for (const track of updated.tracks) emitTrackEvent(emit, ASSET_EVENTS.trackReady, updated, track);
+      // a track still being made (generated subtitles) gets its own ready event when it is done
+      for (const track of updated.tracks.filter(isFinished)) emitTrackEvent(emit, ASSET_EVENTS.trackReady, updated, track);
+      return updated;
+    });
+  }
+
+  /**
+   * A track made after its asset (generated subtitles): `preparing` → `ready` or `errored`, with
+   * video.asset.track.ready / .errored; a repeat changes nothing.
+   */
+  async setTrackStatus(request: assets.SetTrackStatusRequest): Promise<assets.Asset> {
+    if (request.status !== 'ready' && request.status !== 'errored') throw DomainError.invalid('status: must be ready or errored');
+    return this.transition(request.asset_id, async (asset, manager, emit) => {
+      const track = asset.tracks.find((t) => t.id === request.track_id);
+      if (!track) throw DomainError.notFound('Track');
+      if (track.status === request.status) return asset;
+      const updated = await this.save(manager, asset.id, { tracks: asset.tracks.map((t) => (t.id === track.id ? { ...t, status: request.status } : t)) });
+      const event = request.status === 'ready' ? ASSET_EVENTS.trackReady : ASSET_EVENTS.trackErrored;
+      emitTrackEvent(emit, event, updated, updated.tracks.find((t) => t.id === track.id)!);
       return updated;
     });
   }
@@ -115,6 +133,11 @@ export class AssetProcessingService {
     if (!updated) throw notFound();
     return updated;
   }
+}
+
+/** Media tracks carry no status; a text track is finished unless it is still `preparing` (or failed). */
+function isFinished(track: assets.Track): boolean {
+  return track.status === undefined || track.status === 'ready';
 }
 
 function sameReasons(a: Record<string, string>, b: Record<string, string>): boolean {

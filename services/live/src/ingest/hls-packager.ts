@@ -38,6 +38,8 @@ export interface FinishedSegment {
 export interface MediaFacts {
   video?: { width: number; height: number; frameRate?: number };
   audio?: { channels: number };
+  /** Presentation time of the first packet (seconds): where a segmented subtitle track's timestamp map points. */
+  startTime?: number;
 }
 
 /** The encoder's stream pulled back from the local RTMP server, stream-copied (its audio only, for an `audio_only` stream). */
@@ -146,8 +148,8 @@ export class HlsPackager {
 /** What ffprobe sees in a file (empty when it cannot read it). */
 export async function probeMedia(ffprobePath: string, file: string): Promise<MediaFacts> {
   try {
-    const { stdout } = await run(ffprobePath, ['-v', 'error', '-show_streams', '-of', 'json', file]);
-    const streams = (JSON.parse(stdout) as { streams: Array<Record<string, unknown>> }).streams;
+    const { stdout } = await run(ffprobePath, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file]);
+    const { streams, format } = JSON.parse(stdout) as { streams: Array<Record<string, unknown>>; format?: { start_time?: string } };
     const v = streams.find((s) => s.codec_type === 'video');
     const a = streams.find((s) => s.codec_type === 'audio');
     const facts: MediaFacts = {};
@@ -156,6 +158,8 @@ export async function probeMedia(ffprobePath: string, file: string): Promise<Med
       facts.video = { width: Number(v.width), height: Number(v.height), ...(num && den ? { frameRate: Math.round((num / den) * 1000) / 1000 } : {}) };
     }
     if (a) facts.audio = { channels: Number(a.channels) };
+    const startTime = Number.parseFloat(format?.start_time ?? '');
+    if (Number.isFinite(startTime)) facts.startTime = startTime;
     return facts;
   } catch {
     return {}; // the recording still plays; its tracks are then unknown

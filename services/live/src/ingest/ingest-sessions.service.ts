@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { OBJECT_STORE, ObjectStore } from '@platform/storage';
+import { GeneratedSubtitles, generatedSubtitlesOf, GeneratedTrackStatuses } from '../live-streams/generated-subtitles';
 import { LiveStreamEntity } from '../live-streams/live-stream.entity';
 import { LiveStreamsService } from '../live-streams/live-streams.service';
 import { HlsPackager } from './hls-packager';
@@ -11,10 +13,14 @@ import { SimulcastRelay } from './simulcast-relay';
 import { SimulcastRelays } from './simulcast-relays.service';
 import { captionChannels } from './captions';
 import { slateEnabled } from './slate';
+import { webVtt } from './speech/cues';
+import { recognizerAvailable } from './speech/speech-recognizer';
 import { ingestPathOf, SrtBridgeTokens } from './stream-path';
 
 /** How often running sessions are checked against their stream (key reset, disabled, deleted, limits). */
 export const SESSION_CHECK_MS = 1000;
+/** The speech recognizer scripts/infra/speech.sh makes in the checkout (the same path from src/ and dist/). */
+const CHECKOUT_SPEECH_PYTHON = path.resolve(__dirname, '..', '..', '..', '..', '.cache', 'speech', 'venv', 'bin', 'python');
 
 interface Running {
   session: PublishSession;
@@ -36,6 +42,8 @@ interface Held {
   window?: NodeJS.Timeout;
   /** Simulcast targets that failed fatally: not tried again for this recording. */
   fatalTargets: Set<string>;
+  /** The stream's generated subtitles, as the recording's tracks were made. */
+  generated?: { subtitles: GeneratedSubtitles; statuses: GeneratedTrackStatuses };
 }
 
 /**
@@ -57,6 +65,11 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   private readonly endedEarly = new Set<string>();
   private server?: RtmpServer;
   private timer?: NodeJS.Timeout;
+  private speechPython = 'python3';
+  /** Whether generated subtitles can be made (the recognizer runs); checked once at start. */
+  private canHear: Promise<boolean> = Promise.resolve(false);
+  /** Closed recordings whose generated_live_final subtitles are still being made. */
+  private readonly transcribing = new Set<LiveRecording>();
 
   constructor(
     @Inject(LiveStreamsService) private readonly streams: LiveStreamsService,
@@ -67,6 +80,11 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.speechPython = this.config.media.speechPython ?? (fs.existsSync(CHECKOUT_SPEECH_PYTHON) ? CHECKOUT_SPEECH_PYTHON : 'python3');
+    this.canHear = recognizerAvailable(this.speechPython).then((ok) => {
+      if (!ok) this.logger.warn(`no speech recognizer (${this.speechPython} cannot import pocketsphinx): generated subtitle tracks will be errored; run scripts/infra/speech.sh or set SPEECH_PYTHON`);
+      return ok;
+    });
     this.server = new RtmpServer({
       port: this.config.rtmpPort,
       host: this.config.host,
@@ -82,6 +100,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     for (const held of this.held.values()) clearTimeout(held.window);
+    await Promise.all([...this.transcribing].map((r) => r.dispose()));
     await this.server?.stop();
   }
 
@@ -100,7 +119,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     const reconnected = held !== undefined;
     if (held) clearTimeout(held.window);
     else {
-      held = { recording: await this.newRecording(stream, protocol), fatalTargets: new Set() };
+      held = { ...(await this.newRecording(stream, protocol)), fatalTargets: new Set() };
       this.held.set(stream.id, held);
     }
     const running: Running = { session, streamId: stream.id, key, startedAt: new Date(), recording: held.recording, relays: [] };
@@ -114,16 +133,21 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     if (this.endedEarly.delete(session.id)) await this.end(session);
   }
 
-  private async newRecording(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<LiveRecording> {
+  private async newRecording(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<Pick<Held, 'recording' | 'generated'>> {
     const assetId = await this.streams.createRecordingAsset(stream, protocol);
+    const subtitles = generatedSubtitlesOf(stream.generatedSubtitles);
+    const hears = subtitles !== undefined && (await this.canHear);
+    const generated = subtitles && { subtitles, statuses: hears ? ({ live: 'ready', final: 'preparing' } as const) : ({ live: 'errored', final: 'errored' } as const) };
+    if (generated) await this.streams.addGeneratedTracks(assetId, generated.subtitles, generated.statuses);
     const recording = new LiveRecording(assetId, stream.latencyMode, path.join(this.config.dataDir, 'live', assetId), {
       ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
       ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
+      speechPython: this.speechPython,
       store: this.store,
       warn: (message) => this.logger.warn(`live stream ${stream.id}: ${message}`),
-    }, { captions: stream.audioOnly ? [] : captionChannels(stream.embeddedSubtitles), audioOnly: stream.audioOnly });
+    }, { captions: stream.audioOnly ? [] : captionChannels(stream.embeddedSubtitles), audioOnly: stream.audioOnly, subtitles: hears ? subtitles : undefined });
     if (stream.reconnectWindow > 0) recording.prepareSlate(stream.reconnectSlateUrl);
-    return recording;
+    return { recording, generated };
   }
 
   private async end(session: PublishSession): Promise<void> {
@@ -180,21 +204,53 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     if (held) {
       clearTimeout(held.window);
       await this.relays.release(streamId, held.fatalTargets);
+      let finalTrack: string | undefined;
       try {
-        const summary = await held.recording.close();
-        if (summary.segments > 0) {
-          const captions = summary.captions.map(({ channel }) => channel);
-          const textTracks = await this.streams.recordRecording(held.recording.assetId, { ...summary, captions });
-          for (const [i, { vtt }] of summary.captions.entries()) if (textTracks[i]) await held.recording.storeCaptions(textTracks[i].id, vtt);
-          await this.streams.markRecordingReady(held.recording.assetId);
-        }
-        this.logger.log(`live stream ${streamId}: recording ${held.recording.assetId} finished (${summary.duration} s)`);
+        finalTrack = await this.closeRecording(held);
+        this.logger.log(`live stream ${streamId}: recording ${held.recording.assetId} finished`);
       } catch (err) {
         this.logger.error(`live stream ${streamId}: finishing recording ${held.recording.assetId} failed: ${err instanceof Error ? err.message : String(err)}`);
       }
+      if (finalTrack) this.transcribe(held.recording, finalTrack);
+      else await held.recording.dispose();
     }
     if (disconnectedNow) await this.streams.markEnded(streamId);
     else await this.streams.markIdle(streamId);
+  }
+
+  /**
+   * The closed recording becomes a ready asset: its probe and tracks, the text tracks' WebVTT
+   * (caption channels, generated_live). Returns the generated_live_final track still to be made.
+   */
+  private async closeRecording(held: Held): Promise<string | undefined> {
+    const { recording } = held;
+    const summary = await recording.close();
+    if (summary.segments === 0) return undefined;
+    const captions = summary.captions.map(({ channel }) => channel);
+    const textTracks = await this.streams.recordRecording(recording.assetId, { ...summary, captions, generated: held.generated });
+    const embedded = textTracks.filter((t) => t.text_source === 'embedded');
+    for (const [i, { vtt }] of summary.captions.entries()) if (embedded[i]) await recording.storeCaptions(embedded[i].id, vtt);
+    const liveTrack = textTracks.find((t) => t.text_source === 'generated_live' && t.status === 'ready');
+    if (liveTrack) await recording.storeCaptions(liveTrack.id, webVtt(summary.generatedCues ?? []));
+    await this.streams.markRecordingReady(recording.assetId);
+    return textTracks.find((t) => t.text_source === 'generated_live_final' && t.status === 'preparing')?.id;
+  }
+
+  /** generated_live_final (spec 3: ready once the stream ends): the recording heard again, after the asset is ready. */
+  private transcribe(recording: LiveRecording, trackId: string): void {
+    this.transcribing.add(recording);
+    void (async () => {
+      try {
+        await recording.storeCaptions(trackId, webVtt(await recording.finalSubtitles()));
+        await this.streams.setTrackStatus(recording.assetId, trackId, 'ready');
+      } catch (err) {
+        this.logger.warn(`recording ${recording.assetId}: generated_live_final subtitles failed: ${err instanceof Error ? err.message : String(err)}`);
+        await this.streams.setTrackStatus(recording.assetId, trackId, 'errored').catch(() => undefined);
+      } finally {
+        this.transcribing.delete(recording);
+        await recording.dispose();
+      }
+    })();
   }
 
   private async checkRunning(): Promise<void> {

@@ -2,16 +2,13 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
-import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia, SEGMENT_SECONDS } from './hls-packager';
-import { CaptionChannel, closedCaptionMedia, extractCaptions } from './captions';
+import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
+import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
+import { CaptionChannel, extractCaptions } from './captions';
+import { LIVE_EDGE_MASTER, LIVE_VARIANT, liveMasterPlaylist, recordingPlaylist, SubtitlesRendition, WINDOW_VARIANT, windowPlaylist } from './live-playlists';
 import { downloadSlate, slateInput } from './slate';
-
-export const LIVE_VARIANT = 'live';
-/** The live edge: a sliding window over the recording's segments, what a live stream's playback id plays. */
-export const WINDOW_VARIANT = 'window';
-export const LIVE_EDGE_MASTER = 'live-edge.m3u8';
-/** How much the sliding window keeps (at least three segments). */
-export const WINDOW_SECONDS = 30;
+import { Cue } from './speech/cues';
+import { LiveCaptions, SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
 
 export type SpanType = 'content' | 'slate';
 
@@ -38,14 +35,17 @@ export interface RecordingTime {
 export interface RecordingTools {
   ffmpegPath: string;
   ffprobePath: string;
+  /** Python with PocketSphinx (generated subtitles). */
+  speechPython: string;
   store: ObjectStore;
   warn(message: string): void;
 }
 
-/** What the stream asks of its recordings: `embedded_subtitles` channels, `audio_only`. */
+/** What the stream asks of its recordings: `embedded_subtitles` channels, `audio_only`, `generated_subtitles`. */
 export interface RecordingOptions {
   captions?: readonly CaptionChannel[];
   audioOnly?: boolean;
+  subtitles?: GeneratedSubtitles;
 }
 
 /** What a closed recording is: its length, media, spans, and the captions read from its video. */
@@ -54,55 +54,8 @@ export interface RecordingSummary extends MediaFacts {
   segments: number;
   recordingTimes: RecordingTime[];
   captions: Array<{ channel: CaptionChannel; vtt: string }>;
-}
-
-/** The recording's media playlist: EVENT while live, VOD with EXT-X-ENDLIST once closed. */
-export function recordingPlaylist(segments: Array<Omit<ListedSegment, 'span'>>, ended: boolean, latencyMode: LatencyMode): string {
-  const target = Math.max(SEGMENT_SECONDS[latencyMode], ...segments.map((s) => Math.ceil(s.duration)));
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0', `#EXT-X-PLAYLIST-TYPE:${ended ? 'VOD' : 'EVENT'}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
-  for (const s of segments) {
-    if (s.discontinuity) lines.push('#EXT-X-DISCONTINUITY');
-    lines.push(`#EXTINF:${s.duration.toFixed(6)},`, s.name);
-  }
-  if (ended) lines.push('#EXT-X-ENDLIST');
-  return `${lines.join('\n')}\n`;
-}
-
-/**
- * The live edge's media playlist: the last WINDOW_SECONDS of segments (at least three), numbered by
- * their place in the recording (MEDIA-SEQUENCE) with the discontinuities that slid out counted
- * (DISCONTINUITY-SEQUENCE); its segments are the recording's (`../live/…`).
- */
-export function windowPlaylist(segments: Array<Omit<ListedSegment, 'span'>>, ended: boolean, latencyMode: LatencyMode): string {
-  let first = segments.length;
-  let kept = 0;
-  while (first > 0 && (segments.length - first < 3 || kept + segments[first - 1].duration <= WINDOW_SECONDS)) {
-    first -= 1;
-    kept += segments[first].duration;
-  }
-  const listed = segments.slice(first);
-  const slidOut = segments.slice(0, first).filter((s) => s.discontinuity).length;
-  const target = Math.max(SEGMENT_SECONDS[latencyMode], ...listed.map((s) => Math.ceil(s.duration)));
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${target}`, `#EXT-X-MEDIA-SEQUENCE:${first}`, `#EXT-X-DISCONTINUITY-SEQUENCE:${slidOut}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
-  for (const s of listed) {
-    if (s.discontinuity) lines.push('#EXT-X-DISCONTINUITY');
-    lines.push(`#EXTINF:${s.duration.toFixed(6)},`, `../${LIVE_VARIANT}/${s.name}`);
-  }
-  if (ended) lines.push('#EXT-X-ENDLIST');
-  return `${lines.join('\n')}\n`;
-}
-
-/**
- * The master playlist of a recording: one variant, stream-copied from the encoder, with the stream's
- * `embedded_subtitles` channels as CLOSED-CAPTIONS renditions (CEA-608 in the video). `variant` is
- * the whole recording (`live`) or the live edge (`window`).
- */
-export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number, captions: readonly CaptionChannel[] = [], variant = LIVE_VARIANT): string {
-  const resolution = facts.video ? `,RESOLUTION=${facts.video.width}x${facts.video.height}` : '';
-  const withCaptions = facts.video !== undefined && captions.length > 0;
-  const media = withCaptions ? closedCaptionMedia(captions).map((l) => `${l}\n`).join('') : '';
-  const cc = withCaptions ? ',CLOSED-CAPTIONS="cc"' : '';
-  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n${media}#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth}${resolution}${cc}\n${variant}/index.m3u8\n`;
+  /** Generated live subtitles on the recording's timeline (undefined: the stream has none). */
+  generatedCues?: Cue[];
 }
 
 /** `recording_times` of the segments kept: each span's start and the length of its segments, empty spans left out. */
@@ -127,7 +80,7 @@ export class LiveRecording {
   private readonly segments: ListedSegment[] = [];
   private readonly spans: Span[] = [];
   /** Spans whose ffmpeg has not finished yet (a reconnect may begin before the last one is done). */
-  private readonly packagers = new Set<HlsPackager>();
+  private readonly packagers = new Map<HlsPackager, number>();
   private readonly finishing = new Set<Promise<void>>();
   /** Segments are listed one at a time, in the order they are handed over. */
   private adding: Promise<void> = Promise.resolve();
@@ -137,6 +90,7 @@ export class LiveRecording {
   /** Set while slate is starting, so an end that comes meanwhile waits for it. */
   private slateStarting?: Promise<void>;
   private slateImage: Promise<string | undefined> = Promise.resolve(undefined);
+  private readonly generated?: LiveCaptions;
 
   constructor(
     readonly assetId: string,
@@ -144,7 +98,11 @@ export class LiveRecording {
     private readonly workDir: string,
     private readonly tools: RecordingTools,
     private readonly options: RecordingOptions = {},
-  ) {}
+  ) {
+    if (options.subtitles) {
+      this.generated = new LiveCaptions(assetId, latencyMode, { ffmpegPath: tools.ffmpegPath, pythonPath: tools.speechPython, store: tools.store, warn: tools.warn });
+    }
+  }
 
   private get captions(): readonly CaptionChannel[] {
     return this.options.captions ?? [];
@@ -183,30 +141,48 @@ export class LiveRecording {
 
   /** The session's encoder left: its ffmpeg stops and its last segments are stored. */
   endSession(packager: HlsPackager): Promise<void> {
-    if (!this.packagers.delete(packager)) return Promise.resolve();
-    const done = packager.finish().then((facts) => {
+    const span = this.packagers.get(packager);
+    if (span === undefined || !this.packagers.delete(packager)) return Promise.resolve();
+    const done = packager.finish().then(async (facts) => {
       if (!this.facts.video && !this.facts.audio) this.facts = facts;
+      await this.adding;
+      await this.generated?.endSpan(span);
     });
     this.finishing.add(done);
     return done.finally(() => this.finishing.delete(done));
   }
 
-  /** The recording is over: trailing slate is dropped, the playlist closed, the captions read. */
+  /**
+   * The recording is over: trailing slate is dropped, the playlists closed, the captions read, the
+   * generated subtitles finished. Its local files stay until `dispose` (the final subtitles read them).
+   */
   async close(): Promise<RecordingSummary> {
     await this.slateStarting?.catch(() => undefined);
     this.slate = undefined;
-    await Promise.all([...this.packagers].map((p) => this.endSession(p)));
+    await Promise.all([...this.packagers.keys()].map((p) => this.endSession(p)));
     await Promise.allSettled([...this.finishing]);
     await this.adding;
     await this.dropTrailingSlate();
     if (this.segments.length > 0) await this.putPlaylist(true);
     const captions = this.facts.video ? await this.readCaptions() : [];
-    await fsp.rm(this.workDir, { recursive: true, force: true });
+    const generatedCues = await this.generated?.close(this.segments.length);
     const duration = Math.round(this.segments.reduce((sum, s) => sum + s.duration, 0) * 1000) / 1000;
-    return { duration, segments: this.segments.length, recordingTimes: recordingTimes(this.spans, this.segments), captions, ...this.facts };
+    return { duration, segments: this.segments.length, recordingTimes: recordingTimes(this.spans, this.segments), captions, generatedCues, ...this.facts };
   }
 
-  /** Stores a caption track's WebVTT where the playback host serves it: `{playback_id}/text/{track_id}.vtt`. */
+  /** `generated_live_final`: the closed recording heard again as a whole. */
+  finalSubtitles(): Promise<Cue[]> {
+    if (!this.generated) return Promise.resolve([]);
+    return this.generated.transcribeRecording();
+  }
+
+  /** The recording's local files are removed (and any recognizer still running stopped). */
+  async dispose(): Promise<void> {
+    this.generated?.kill();
+    await fsp.rm(this.workDir, { recursive: true, force: true });
+  }
+
+  /** Stores a text track's WebVTT where the playback host serves it: `{playback_id}/text/{track_id}.vtt`. */
   async storeCaptions(trackId: string, vtt: string): Promise<void> {
     await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `text/${trackId}.vtt`), vtt);
   }
@@ -237,7 +213,7 @@ export class LiveRecording {
         return this.adding;
       },
     });
-    this.packagers.add(packager);
+    this.packagers.set(packager, span);
     await packager.start();
     return packager;
   }
@@ -253,13 +229,23 @@ export class LiveRecording {
     await this.tools.store.putFile(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${segment.name}`), segment.file);
     this.segments.push({ name: segment.name, duration: segment.duration, discontinuity, span });
     await this.putPlaylist(false);
+    const content = this.spans[span].type === 'content';
+    this.generated?.segmentStored({ ...segment, span, content, discontinuity, spanStartTime: segment.facts.startTime });
     if (!this.facts.video && !this.facts.audio) this.facts = segment.facts;
     if (!this.masterWritten) {
       const bandwidth = Math.max(64_000, Math.round((segment.bytes * 8) / Math.max(segment.duration, 0.5)));
-      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, 'master.m3u8'), liveMasterPlaylist(this.facts, bandwidth, this.captions));
-      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, LIVE_EDGE_MASTER), liveMasterPlaylist(this.facts, bandwidth, this.captions, WINDOW_VARIANT));
+      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, 'master.m3u8'), liveMasterPlaylist(this.facts, bandwidth, { captions: this.captions, subtitles: this.subtitlesRendition(SUBTITLES_VARIANT) }));
+      await this.tools.store.putBuffer(
+        assetKeys.hls(this.assetId, LIVE_EDGE_MASTER),
+        liveMasterPlaylist(this.facts, bandwidth, { captions: this.captions, variant: WINDOW_VARIANT, subtitles: this.subtitlesRendition(SUBTITLES_WINDOW_VARIANT) }),
+      );
       this.masterWritten = true;
     }
+  }
+
+  private subtitlesRendition(variant: string): SubtitlesRendition | undefined {
+    const subtitles = this.options.subtitles;
+    return subtitles && { name: subtitles.name, languageCode: subtitles.languageCode, uri: `${variant}/index.m3u8` };
   }
 
   private async putPlaylist(ended: boolean): Promise<void> {

@@ -11,6 +11,7 @@ export interface AssetsPort {
   /** Returns the tracks as stored (with the ids the assets service gave them). */
   recordProbe(request: assets.RecordProbeRequest): Promise<assets.Track[]>;
   markReady(assetId: string): Promise<void>;
+  setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void>;
 }
 
 export const ASSETS_PORT = Symbol('ASSETS_PORT');
@@ -46,5 +47,9 @@ export class GrpcAssets implements AssetsPort {
 
   async markReady(assetId: string): Promise<void> {
     await call(this.processing.markReady({ asset_id: assetId }));
+  }
+
+  async setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void> {
+    await call(this.processing.setTrackStatus({ asset_id: assetId, track_id: trackId, status }));
   }
 }

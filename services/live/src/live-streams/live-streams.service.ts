@@ -6,6 +6,7 @@ import { newId } from '@platform/ids';
 import { assets, live } from '@platform/proto';
 import { TranscriptionVocabulariesService } from '../transcription-vocabularies/transcription-vocabularies.service';
 import { ASSETS_PORT, AssetsPort } from './assets-port';
+import { GeneratedSubtitles, GeneratedTrackStatuses, generatedTextTracks } from './generated-subtitles';
 import { LiveStreamEntity, LiveStreamStatus, SimulcastTargetEntity } from './live-stream.entity';
 import { emitLiveStreamEvent, LIVE_STREAM_EVENTS, LiveStreamEventType } from './live-stream-events';
 import { toLiveStreamMessage } from './live-stream.mapper';
@@ -222,9 +223,22 @@ export class LiveStreamsService {
   }
 
   /**
+   * A recording of a stream with generated subtitles starts with its two generated text tracks
+   * (spec 2.3), so `generated_live` is there while the stream is live.
+   */
+  async addGeneratedTracks(assetId: string, subtitles: GeneratedSubtitles, statuses: GeneratedTrackStatuses): Promise<void> {
+    await this.assets.recordProbe({ asset_id: assetId, tracks: generatedTextTracks(subtitles, statuses), non_standard_input_reasons: {}, input_info: [], recording_times: [] });
+  }
+
+  /** A track made after its asset (generated_live_final) is finished. */
+  async setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void> {
+    await this.assets.setTrackStatus(assetId, trackId, status);
+  }
+
+  /**
    * The recording's probe (spec 3: the session's asset becomes an on-demand asset): its fields,
-   * tracks (with a text track per caption channel found) and `recording_times`. Returns the text
-   * tracks as stored, in the order of `summary.captions`, so their files can be written under their ids.
+   * tracks (the generated subtitle tracks it started with, a text track per caption channel found)
+   * and `recording_times`. Returns the text tracks as stored, so their files can be written under their ids.
    */
   async recordRecording(assetId: string, summary: RecordingFacts): Promise<assets.Track[]> {
     const tracks = await this.assets.recordProbe(recordProbeRequest(assetId, summary));
@@ -391,6 +405,8 @@ export interface RecordingFacts {
   recordingTimes?: assets.RecordingTime[];
   /** Caption channels found in the video (CEA-608): one text track each. */
   captions?: Array<{ name: string; languageCode: string; passthrough?: string }>;
+  /** The generated subtitle tracks the recording started with (they keep their ids: text tracks come first). */
+  generated?: { subtitles: GeneratedSubtitles; statuses: GeneratedTrackStatuses };
   video?: { width: number; height: number; frameRate?: number };
   audio?: { channels: number };
 }
@@ -403,6 +419,7 @@ export function recordProbeRequest(assetId: string, facts: RecordingFacts): asse
   const { video, audio, duration } = facts;
   if (video) tracks.push({ id: '', type: 'video', duration, max_width: video.width, max_height: video.height, ...(video.frameRate ? { max_frame_rate: video.frameRate } : {}) });
   if (audio) tracks.push({ id: '', type: 'audio', duration, max_channels: audio.channels, primary: true });
+  if (facts.generated) tracks.push(...generatedTextTracks(facts.generated.subtitles, facts.generated.statuses));
   for (const c of facts.captions ?? []) {
     tracks.push({
       id: '',

@@ -10,6 +10,7 @@ export class FakeAssets implements AssetsPort {
   readonly created: assets.CreateAssetRequest[] = [];
   readonly probes: assets.RecordProbeRequest[] = [];
   readonly ready: string[] = [];
+  readonly trackStatuses: Array<{ assetId: string; trackId: string; status: string }> = [];
 
   async checkSettings(request: assets.CreateAssetRequest): Promise<void> {
     this.checked.push(request);
@@ -28,5 +29,9 @@ export class FakeAssets implements AssetsPort {
 
   async markReady(assetId: string): Promise<void> {
     this.ready.push(assetId);
+  }
+
+  async setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void> {
+    this.trackStatuses.push({ assetId, trackId, status });
   }
 }

@@ -229,6 +229,13 @@ export interface MarkReadyRequest {
   asset_id: string;
 }
 
+export interface SetTrackStatusRequest {
+  asset_id: string;
+  track_id: string;
+  /** `ready` or `errored`. */
+  status: string;
+}
+
 export interface MarkErroredRequest {
   asset_id: string;
   errors: AssetErrors | undefined;
@@ -363,6 +370,13 @@ export interface AssetProcessingServiceClient {
   /** `preparing` → `errored` with errors{type,messages} (emits video.asset.errored). Idempotent. */
 
   markErrored(request: MarkErroredRequest): Observable<Asset>;
+
+  /**
+   * A track made after the asset (a live recording's generated_live_final subtitles) is finished:
+   * `ready` or `errored` (emits video.asset.track.ready / .errored). Idempotent.
+   */
+
+  setTrackStatus(request: SetTrackStatusRequest): Observable<Asset>;
 }
 
 /**
@@ -386,11 +400,18 @@ export interface AssetProcessingServiceController {
   /** `preparing` → `errored` with errors{type,messages} (emits video.asset.errored). Idempotent. */
 
   markErrored(request: MarkErroredRequest): Promise<Asset> | Observable<Asset> | Asset;
+
+  /**
+   * A track made after the asset (a live recording's generated_live_final subtitles) is finished:
+   * `ready` or `errored` (emits video.asset.track.ready / .errored). Idempotent.
+   */
+
+  setTrackStatus(request: SetTrackStatusRequest): Promise<Asset> | Observable<Asset> | Asset;
 }
 
 export function AssetProcessingServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getIngestSpec", "recordProbe", "markReady", "markErrored"];
+    const grpcMethods: string[] = ["getIngestSpec", "recordProbe", "markReady", "markErrored", "setTrackStatus"];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("AssetProcessingService", method)(constructor.prototype[method], method, descriptor);

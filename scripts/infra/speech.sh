@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The offline speech recognizer behind generated live subtitles: a Python virtual environment under
+# .cache/speech/venv with PocketSphinx (PyPI `pocketsphinx`, whose wheel carries the en-us model, so
+# nothing is downloaded at run time). Prints the environment's python, which the live service finds
+# there by itself (or set SPEECH_PYTHON to it).
+#   speech.sh          make the environment if it is missing, print its python
+#   speech.sh voice    print the path of espeak-ng (installed with apt if missing): tests make speech with it
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+say() { echo "speech.sh: $*" >&2; }
+POCKETSPHINX_VERSION=5.1.1
+
+apt_install() {
+  [ "$(id -u)" = 0 ] || { say "not root: install $* yourself"; exit 1; }
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq "$@" >&2
+}
+
+if [ "${1:-}" = voice ]; then
+  command -v espeak-ng >/dev/null || { say "installing espeak-ng with apt"; apt_install espeak-ng; }
+  command -v espeak-ng
+  exit 0
+fi
+
+venv=.cache/speech/venv
+python="$PWD/$venv/bin/python"
+if [ -x "$python" ] && "$python" -c 'import pocketsphinx' 2>/dev/null; then
+  echo "$python"
+  exit 0
+fi
+base="$(command -v python3 || true)"
+[ -n "$base" ] || { say "no python3; installing it with apt"; apt_install python3 python3-venv; base="$(command -v python3)"; }
+rm -rf "$venv"
+mkdir -p "$(dirname "$venv")"
+if ! "$base" -m venv "$venv" >&2; then
+  say "python3 cannot make a virtual environment; installing python3-venv with apt"
+  apt_install python3-venv
+  rm -rf "$venv"
+  "$base" -m venv "$venv" >&2
+fi
+say "installing pocketsphinx $POCKETSPHINX_VERSION (with its en-us model) into $venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check --retries 1 --timeout 30 "pocketsphinx==$POCKETSPHINX_VERSION" >&2
+"$python" -c 'import pocketsphinx' || { say "pocketsphinx does not import after installing"; exit 1; }
+echo "$python"
