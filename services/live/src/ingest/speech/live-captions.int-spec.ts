@@ -6,6 +6,8 @@ import { assetKeys, FsObjectStore } from '@platform/storage';
 import { parseMediaPlaylist, probeMedia } from '../hls-packager';
 import { LiveCaptions } from './live-captions';
 
+jest.setTimeout(60_000);
+
 const scripts = resolve(__dirname, '../../../../../scripts/infra');
 const sh = (...args: string[]) => execFileSync('bash', args, { encoding: 'utf8' }).trim();
 const SPEECH = 'Hello world. The weather is nice today. One two three four five six seven eight nine ten. Good morning and welcome to the show.';
