@@ -3,6 +3,7 @@
 //   - time from process start to /healthz 200, and resident memory after start and under load
 //   - latency percentiles and throughput of the first resources through the whole stack
 //   - media: create → ready time and ladder encoding speed (scripts/bench-media.js)
+//   - uploads, live latency and concurrency, generated live subtitles (bench-uploads, bench-live, bench-captions)
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, execSync } = require('node:child_process');
@@ -14,6 +15,7 @@ const path = require('node:path');
 const { benchMedia, prepareMediaSources } = require('./bench-media');
 const { benchUploads, prepareUploadSource } = require('./bench-uploads');
 const { benchLive, prepareLiveSource } = require('./bench-live');
+const { benchCaptions, prepareCaptionsSource } = require('./bench-captions');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -69,6 +71,7 @@ async function main() {
   const uploads = !process.argv.includes('--no-uploads');
   if (uploads) prepareUploadSource();
   const liveSource = process.argv.includes('--no-live') ? undefined : prepareLiveSource();
+  const speech = process.argv.includes('--no-live') || process.argv.includes('--no-captions') ? undefined : prepareCaptionsSource();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const env = { ...process.env, DATA_DIR: dataDir, ACCESS_TOKEN_ID: TOKEN.id, ACCESS_TOKEN_SECRET: TOKEN.secret, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' };
   env.API_PORT = String(await freePort());
@@ -115,6 +118,7 @@ async function main() {
     }
     if (uploads) await benchUploads({ json, pid: child.pid, dataDir });
     if (liveSource) await benchLive({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, rtmpPort: env.RTMP_PORT }, liveSource);
+    if (speech) await benchCaptions({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, rtmpPort: env.RTMP_PORT }, speech);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -45,6 +45,8 @@ interface Entry extends PlaylistSegment {
 interface SpanState {
   content: boolean;
   cues: Cue[];
+  /** Cues before this index ended before the next subtitle segment to write (they come in time order). */
+  passed: number;
   settled: number;
   done: boolean;
   mpegTs: number;
@@ -159,7 +161,7 @@ export class LiveCaptions {
     let state = this.spans.get(segment.span);
     if (state) return state;
     const mpegTs = segment.spanStartTime !== undefined ? Math.round(segment.spanStartTime * 90_000) : DEFAULT_MPEG_TS;
-    const created: SpanState = { content: segment.content, cues: [], settled: 0, done: !segment.content, mpegTs, length: 0, feeding: Promise.resolve() };
+    const created: SpanState = { content: segment.content, cues: [], passed: 0, settled: 0, done: !segment.content, mpegTs, length: 0, feeding: Promise.resolve() };
     if (segment.content) {
       created.recognizer = new SpeechRecognizer(this.tools.pythonPath, LIVE_MAX_UTTERANCE_SECONDS, {
         onUtterance: (u) => created.cues.push(...cuesFromUtterance(u)),
@@ -187,7 +189,8 @@ export class LiveCaptions {
     while (this.written < this.entries.length && this.settled(this.entries[this.written])) {
       const entry = this.entries[this.written];
       const span = this.spans.get(entry.span)!;
-      const cues = cuesWithin(span.cues, entry.localStart, entry.localStart + entry.duration);
+      while (span.passed < span.cues.length && span.cues[span.passed].end <= entry.localStart) span.passed += 1;
+      const cues = cuesWithin(span.cues.slice(span.passed), entry.localStart, entry.localStart + entry.duration);
       await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${SUBTITLES_VARIANT}/${entry.name}`), webVtt(cues, span.mpegTs));
       this.written += 1;
     }

@@ -1,0 +1,73 @@
+// Generated live subtitles for `npm run bench` (skipped with --no-live or --no-captions):
+//   - how far the subtitle playlist trails the media one on a live stream speaking English
+//   - how fast the recognizer hears (times real time, one process), i.e. streams one core captions
+'use strict';
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const SPEECH = path.join(ROOT, 'scripts/infra/speech.sh');
+const RECOGNIZE = path.join(ROOT, 'services/live/speech/recognize.py');
+const SPOKEN = 'The weather is nice today. One two three four five six seven eight nine ten. Good morning and welcome to the show.';
+const ffmpegPath = () => process.env.FFMPEG_PATH || execFileSync('bash', [path.join(ROOT, 'scripts/infra/ffmpeg.sh'), 'ffmpeg'], { encoding: 'utf8' }).trim();
+
+/** Spoken English (espeak-ng, made once), and the recognizer's Python. */
+function prepareCaptionsSource() {
+  const python = execFileSync('bash', [SPEECH], { encoding: 'utf8' }).trim();
+  const espeak = execFileSync('bash', [SPEECH, 'voice'], { encoding: 'utf8' }).trim();
+  const wav = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-speech-')), 'spoken.wav');
+  execFileSync(espeak, ['-v', 'en-us', '-s', '130', '-w', wav, SPOKEN]);
+  return { python, wav };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Lists of what a playback id's live edge and its subtitle rendition list, first seen when. */
+function watchBoth(streamUrl, playbackId) {
+  const seen = { media: new Map(), subs: new Map() };
+  let stopped = false;
+  const names = (text) => text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => path.basename(l.split('?')[0]));
+  const loop = (async () => {
+    while (!stopped) {
+      const master = await fetch(`${streamUrl}/${playbackId}.m3u8`).then((r) => (r.ok ? r.text() : ''), () => '');
+      const media = master.split('\n').find((l) => l.startsWith(`${playbackId}/`));
+      const subs = /TYPE=SUBTITLES[^\n]*URI="([^"]+)"/.exec(master)?.[1];
+      for (const [kind, uri] of [['media', media], ['subs', subs]]) {
+        if (!uri) continue;
+        const text = await fetch(`${streamUrl}/${uri}`).then((r) => (r.ok ? r.text() : ''), () => '');
+        for (const name of names(text)) if (!seen[kind].has(name.replace(/\.\w+$/, ''))) seen[kind].set(name.replace(/\.\w+$/, ''), Date.now());
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return { seen, stop: async () => ((stopped = true), await loop) };
+}
+
+async function benchCaptions({ json, streamUrl, rtmpPort }, { python, wav }) {
+  const ffmpeg = ffmpegPath();
+  console.log('\nGenerated live subtitles (PocketSphinx en-us; spoken English under a 640x360 test pattern, reduced latency, 2 s segments)');
+  const stream = (await (await json('POST', '/video/v1/live-streams', { playback_policy: ['public'], latency_mode: 'reduced', generated_subtitles: [{ language_code: 'en' }] })).json()).data;
+  const encoder = spawn(ffmpeg, [
+    '-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30', '-stream_loop', '-1', '-i', wav,
+    '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '60', '-c:a', 'aac', '-ar', '48000',
+    '-t', '40', '-f', 'flv', `rtmp://127.0.0.1:${rtmpPort}/app/${stream.stream_key}`,
+  ], { stdio: 'ignore' });
+  const watcher = watchBoth(streamUrl, stream.playback_ids[0].id);
+  await new Promise((r) => encoder.once('exit', r));
+  await new Promise((r) => setTimeout(r, 3000));
+  await watcher.stop();
+  const lags = [...watcher.seen.media].filter(([name]) => watcher.seen.subs.has(name)).map(([name, at]) => watcher.seen.subs.get(name) - at).slice(1, -1);
+  console.log(`subtitle segment listed after its media segment   median ${(median(lags) / 1000).toFixed(2)} s  (max ${(Math.max(...lags) / 1000).toFixed(2)} s over ${lags.length} segments)`);
+
+  // the recognizer alone: 120 s of the speech as 16 kHz PCM, one process
+  const pcm = execFileSync(ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', wav, '-t', '120', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
+  const t0 = performance.now();
+  const run = spawnSync(python, [RECOGNIZE, '--max-utterance', '4'], { input: pcm, maxBuffer: 16 * 1024 * 1024 });
+  const seconds = (performance.now() - t0) / 1000;
+  if (run.status !== 0) throw new Error(`recognizer failed: ${run.stderr}`);
+  console.log(`recognizer speed (one process, live settings)      ${(120 / seconds).toFixed(1)}× real time (120 s of speech in ${seconds.toFixed(1)} s)`);
+}
+
+module.exports = { benchCaptions, prepareCaptionsSource };
