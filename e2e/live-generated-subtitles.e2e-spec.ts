@@ -4,6 +4,7 @@ import path from 'node:path';
 import { playlistUris, resolveUri, settledAsset, streamUrl } from './support/assets';
 import { sdk } from './support/context';
 import { eventually } from './support/encoder';
+import { launchChromium, playInBrowser, servePlayerPage } from './support/hls-player';
 import { cueText, pushRtmpSpeech, spokenEnglish, wordsHeardIn } from './support/speech';
 import { receivedWebhooks } from './support/webhook-receiver';
 
@@ -17,6 +18,8 @@ jest.setTimeout(180_000);
 describe('live generated subtitles', () => {
   const mux = sdk();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'generated-subtitles-'));
+  /** The recording of the first test, played by the second. */
+  let recorded: { playbackId: string; liveTrackId: string; duration: number } | undefined;
 
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -73,6 +76,7 @@ describe('live generated subtitles', () => {
     expect([liveTrack.text_source, liveTrack.status, finalTrack.text_source, finalTrack.status]).toEqual(['generated_live', 'ready', 'generated_live_final', 'ready']);
 
     const playbackId = done.playback_ids![0].id;
+    recorded = { playbackId, liveTrackId: liveTrack.id!, duration: done.duration! };
     for (const track of [liveTrack, finalTrack]) {
       const res = await fetch(streamUrl(`${playbackId}/text/${track.id}.vtt`));
       expect(res.status).toBe(200);
@@ -95,5 +99,33 @@ describe('live generated subtitles', () => {
       30_000,
     );
     expect(events).toEqual(['video.asset.track.created', 'video.asset.track.ready']);
+  });
+
+  it('shows the recording’s generated subtitles in hls.js (Chromium) at the times of its WebVTT track', async () => {
+    expect(recorded).toBeDefined();
+    const { playbackId, liveTrackId, duration } = recorded!;
+    const vtt = await (await fetch(streamUrl(`${playbackId}/text/${liveTrackId}.vtt`))).text();
+    const expected = [...vtt.matchAll(/(\d\d):(\d\d):(\d\d\.\d{3}) --> [^\n]+\n([^]+?)(?:\n\n|\n?$)/g)].map((m) => ({
+      start: Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]),
+      text: m[4],
+    }));
+    const player = await servePlayerPage();
+    const browser = await launchChromium();
+    try {
+      const state = await playInBrowser(browser, player.url(streamUrl(`${playbackId}.m3u8`), { subtitles: true, rate: 4 }), duration - 1, 90_000);
+      expect(state.fatal).toBeNull();
+      expect(state.subtitleTracks).toEqual([{ name: 'English (live)', lang: 'en' }]);
+      // every cue the player shows is one of the track's, at its time (the segments' timestamp map
+      // lines them up); the speech is said twice, so a text may stand at two times: the nearest counts
+      expect(state.cues.length).toBeGreaterThanOrEqual(3);
+      for (const cue of state.cues) {
+        const offsets = expected.filter((e) => e.text === cue.text).map((e) => Math.abs(cue.start - e.start));
+        expect(offsets.length).toBeGreaterThan(0);
+        expect(Math.min(...offsets)).toBeLessThan(0.15);
+      }
+    } finally {
+      await browser.close();
+      await player.close();
+    }
   });
 });

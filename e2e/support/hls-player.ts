@@ -10,6 +10,7 @@ const ROOT = path.resolve(__dirname, '../..');
 export interface PlayerState {
   supported: boolean;
   levels: Array<{ width: number; height: number; bitrate: number; codecs: [string, string] }>;
+  subtitleTracks: Array<{ name: string; lang: string }>;
   fragments: number;
   errors: string[];
   fatal: string | null;
@@ -32,7 +33,16 @@ export async function launchChromium(): Promise<Browser> {
  * The player page and hls.js from node_modules, on an origin of their own (so the playback host's
  * CORS headers are what lets the browser read playlists and segments, as on a customer's site).
  */
-export async function servePlayerPage(): Promise<{ url(src: string, level?: number): string; close(): Promise<void> }> {
+export interface PlayerOptions {
+  /** Lock to this level. */
+  level?: number;
+  /** Show the first subtitle track. */
+  subtitles?: boolean;
+  /** Playback rate. */
+  rate?: number;
+}
+
+export async function servePlayerPage(): Promise<{ url(src: string, options?: PlayerOptions | number): string; close(): Promise<void> }> {
   const files: Record<string, [string, string]> = {
     '/': [path.join(__dirname, 'player/player.html'), 'text/html; charset=utf-8'],
     '/hls.min.js': [require.resolve('hls.js/dist/hls.min.js'), 'text/javascript'],
@@ -46,9 +56,20 @@ export async function servePlayerPage(): Promise<{ url(src: string, level?: numb
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: (src, level) => `http://127.0.0.1:${port}/?src=${encodeURIComponent(src)}${level === undefined ? '' : `&level=${level}`}`,
+    url: (src, options = {}) => {
+      const { level, subtitles, rate } = typeof options === 'number' ? { level: options } : options;
+      const query = new URLSearchParams({ src, ...(level === undefined ? {} : { level: String(level) }), ...(subtitles ? { subtitles: '1' } : {}), ...(rate ? { rate: String(rate) } : {}) });
+      return `http://127.0.0.1:${port}/?${query.toString()}`;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A subtitle cue as the player shows it, on the video's timeline. */
+export interface PlayerCue {
+  start: number;
+  end: number;
+  text: string;
 }
 
 /** Opens the page on `src` and waits until the video has played `seconds` (or fails, or the time runs out). */
@@ -57,7 +78,7 @@ export async function playInBrowser(
   pageUrl: string,
   seconds: number,
   timeoutMs = 60_000,
-): Promise<PlayerState & { colours: number }> {
+): Promise<PlayerState & { colours: number; cues: PlayerCue[] }> {
   const page = await browser.newPage();
   try {
     await page.goto(pageUrl);
@@ -68,7 +89,8 @@ export async function playInBrowser(
       state = (await page.evaluate('window.state()')) as PlayerState;
     }
     const colours = (await page.evaluate('window.frameColours()')) as number;
-    return { ...state, colours };
+    const cues = (await page.evaluate('window.cues()')) as PlayerCue[];
+    return { ...state, colours, cues };
   } finally {
     await page.close();
   }
