@@ -6,12 +6,12 @@ const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { ffmpegPath, median } = require('./bench-live');
 
 const ROOT = path.resolve(__dirname, '..');
 const SPEECH = path.join(ROOT, 'scripts/infra/speech.sh');
 const RECOGNIZE = path.join(ROOT, 'services/live/speech/recognize.py');
 const SPOKEN = 'The weather is nice today. One two three four five six seven eight nine ten. Good morning and welcome to the show.';
-const ffmpegPath = () => process.env.FFMPEG_PATH || execFileSync('bash', [path.join(ROOT, 'scripts/infra/ffmpeg.sh'), 'ffmpeg'], { encoding: 'utf8' }).trim();
 
 /** Spoken English (espeak-ng, made once), and the recognizer's Python. */
 function prepareCaptionsSource() {
@@ -21,8 +21,6 @@ function prepareCaptionsSource() {
   execFileSync(espeak, ['-v', 'en-us', '-s', '130', '-w', wav, SPOKEN]);
   return { python, wav };
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Lists of what a playback id's live edge and its subtitle rendition list, first seen when. */
 function watchBoth(streamUrl, playbackId) {

@@ -165,4 +165,4 @@ async function benchLive({ json, streamUrl, rtmpPort }, source) {
   console.log(`concurrent 720p streams ingested in real time: ${best}${best === STREAM_COUNTS[STREAM_COUNTS.length - 1] ? ' or more' : ''}`);
 }
 
-module.exports = { benchLive, prepareLiveSource };
+module.exports = { benchLive, prepareLiveSource, ffmpegPath, median };

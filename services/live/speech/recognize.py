@@ -96,7 +96,7 @@ def main():
     stream = sys.stdin.buffer
     pending = b""
     while True:
-        chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(frame_bytes)
+        chunk = stream.read1(65536)
         pending += chunk
         while len(pending) >= frame_bytes:
             recognizer.feed(pending[:frame_bytes], False)

@@ -27,7 +27,8 @@ export function captionChannels(entries: readonly live.EmbeddedSubtitle[]): Capt
   });
 }
 
-const quoted = (value: string) => value.replace(/"/g, "'");
+/** A value for a quoted HLS attribute (which cannot hold a double quote). */
+export const quoted = (value: string) => value.replace(/"/g, "'");
 
 /**
  * The master playlist's CLOSED-CAPTIONS renditions: the captions travel inside the video (CEA-608,

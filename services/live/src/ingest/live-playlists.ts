@@ -1,5 +1,5 @@
 import { LatencyMode } from '../live-streams/live-stream.entity';
-import { CaptionChannel, closedCaptionMedia } from './captions';
+import { CaptionChannel, closedCaptionMedia, quoted } from './captions';
 import { MediaFacts, SEGMENT_SECONDS } from './hls-packager';
 
 export const LIVE_VARIANT = 'live';
@@ -69,8 +69,6 @@ export interface MasterOptions {
   variant?: string;
   subtitles?: SubtitlesRendition;
 }
-
-const quoted = (value: string) => value.replace(/"/g, "'");
 
 /**
  * The master playlist of a recording: one variant, stream-copied from the encoder, with the stream's

@@ -5,18 +5,14 @@ import { LatencyMode } from '../live-streams/live-stream.entity';
 import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
 import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
 import { CaptionChannel, extractCaptions } from './captions';
-import { LIVE_EDGE_MASTER, LIVE_VARIANT, liveMasterPlaylist, recordingPlaylist, SubtitlesRendition, WINDOW_VARIANT, windowPlaylist } from './live-playlists';
+import { LIVE_EDGE_MASTER, LIVE_VARIANT, liveMasterPlaylist, PlaylistSegment, recordingPlaylist, SubtitlesRendition, WINDOW_VARIANT, windowPlaylist } from './live-playlists';
 import { downloadSlate, slateInput } from './slate';
 import { Cue } from './speech/cues';
 import { LiveCaptions, SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
 
 export type SpanType = 'content' | 'slate';
 
-interface ListedSegment {
-  name: string;
-  duration: number;
-  /** The first segment of a span after another (a reconnect, slate, or back from slate). */
-  discontinuity: boolean;
+interface ListedSegment extends PlaylistSegment {
   span: number;
 }
 
@@ -142,7 +138,8 @@ export class LiveRecording {
   /** The session's encoder left: its ffmpeg stops and its last segments are stored. */
   endSession(packager: HlsPackager): Promise<void> {
     const span = this.packagers.get(packager);
-    if (span === undefined || !this.packagers.delete(packager)) return Promise.resolve();
+    if (span === undefined) return Promise.resolve();
+    this.packagers.delete(packager);
     const done = packager.finish().then(async (facts) => {
       if (!this.facts.video && !this.facts.audio) this.facts = facts;
       await this.adding;

@@ -43,7 +43,6 @@ interface Entry extends PlaylistSegment {
 }
 
 interface SpanState {
-  content: boolean;
   cues: Cue[];
   /** Cues before this index ended before the next subtitle segment to write (they come in time order). */
   passed: number;
@@ -71,6 +70,8 @@ export class LiveCaptions {
   private readonly spans = new Map<number, SpanState>();
   private written = 0;
   private writing: Promise<void> = Promise.resolve();
+  /** The generated_live_final run, while it goes on. */
+  private finalPass?: SpeechRecognizer;
 
   constructor(
     private readonly assetId: string,
@@ -143,25 +144,28 @@ export class LiveCaptions {
   async transcribeRecording(): Promise<Cue[]> {
     const cues: Cue[] = [];
     const recognizer = new SpeechRecognizer(this.tools.pythonPath, 0, { onUtterance: (u) => cues.push(...cuesFromUtterance(u)), onSettled: () => undefined });
+    this.finalPass = recognizer;
     try {
       for (const e of this.entries) await recognizer.write(e.content ? await segmentPcm(this.tools.ffmpegPath, e.file, e.duration) : fitPcm(Buffer.alloc(0), e.duration));
       await recognizer.end();
     } finally {
       recognizer.kill();
+      this.finalPass = undefined;
     }
     return cues;
   }
 
-  /** Stops every recognizer (the service is shutting down). */
+  /** Stops every recognizer, the final pass's too (the service is shutting down). */
   kill(): void {
     for (const span of this.spans.values()) span.recognizer?.kill();
+    this.finalPass?.kill();
   }
 
   private spanOf(segment: CaptionedSegment): SpanState {
     let state = this.spans.get(segment.span);
     if (state) return state;
     const mpegTs = segment.spanStartTime !== undefined ? Math.round(segment.spanStartTime * 90_000) : DEFAULT_MPEG_TS;
-    const created: SpanState = { content: segment.content, cues: [], passed: 0, settled: 0, done: !segment.content, mpegTs, length: 0, feeding: Promise.resolve() };
+    const created: SpanState = { cues: [], passed: 0, settled: 0, done: !segment.content, mpegTs, length: 0, feeding: Promise.resolve() };
     if (segment.content) {
       created.recognizer = new SpeechRecognizer(this.tools.pythonPath, LIVE_MAX_UTTERANCE_SECONDS, {
         onUtterance: (u) => created.cues.push(...cuesFromUtterance(u)),
