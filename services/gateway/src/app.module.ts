@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { PlatformConfig } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
@@ -10,6 +10,7 @@ import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { GrpcClientsModule } from './grpc-clients/grpc-clients.module';
 import { HealthzModule } from './health/healthz.module';
 import { JsonBodyInterceptor } from './http/json-body.interceptor';
+import { RefuseNulMiddleware } from './http/refuse-nul.middleware';
 import { NotImplementedModule } from './not-implemented/not-implemented.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PlaybackIdsModule } from './playback-ids/playback-ids.module';
@@ -20,7 +21,11 @@ import { UploadsModule } from './uploads/uploads.module';
 import { LiveStreamsModule } from './live-streams/live-streams.module';
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RefuseNulMiddleware).forRoutes('*');
+  }
+
   static forRoot(config: PlatformConfig): DynamicModule {
     return {
       module: AppModule,

@@ -254,8 +254,13 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       expect(next.body).toEqual({ data: [] });
     });
 
+    it('clamps a limit above 100 to 100', async () => {
+      gw.assets.listAssets.mockReturnValue(reply({ items: [] }));
+      expect((await gw.request('GET', '/video/v1/assets?limit=101')).status).toBe(200);
+      expect(gw.assets.listAssets).toHaveBeenCalledWith({ limit: 100, page: 1, live_stream_id: undefined, upload_id: undefined });
+    });
+
     it.each([
-      ['limit=101', ['limit: must be at most 100']],
       ['limit=0', ['limit: must be at least 1']],
       ['page=abc', ['page: must be an integer']],
       ['cursor=bm9wZQ', ['cursor: is not a cursor this API gave out']],

@@ -1,7 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
 import { decodeMessages, DomainError, errorCodeToGrpcStatus } from '@platform/errors';
 import type { Request, Response } from 'express';
 import { ApiError, defaultMessage, ERROR_STATUS, ErrorType, isRetryable } from './api-error';
+import { AllowedMethods } from '../http/allowed-methods';
+import { OpenApiDocument } from '../openapi/openapi.document';
 import { grpcStatusToErrorType, isGrpcCallError } from './grpc-error.mapper';
 
 /**
@@ -11,6 +13,9 @@ import { grpcStatusToErrorType, isGrpcCallError } from './grpc-error.mapper';
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
+  private allowed: AllowedMethods | undefined;
+
+  constructor(@Inject(OpenApiDocument) private readonly document: OpenApiDocument) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -30,8 +35,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof DomainError) return fromGrpc(errorCodeToGrpcStatus(exception.code), exception.messages);
     if (isGrpcCallError(exception)) return fromGrpc(exception.code, decodeMessages(exception.details));
-    if (exception instanceof HttpException) return fromHttpException(exception, req);
+    if (exception instanceof HttpException) {
+      if (exception.getStatus() === 404) return this.unrouted(req);
+      return fromHttpException(exception);
+    }
     return new ApiError('internal_error');
+  }
+
+  /** No route took the request: 405 with `Allow` when the path exists with other methods. */
+  private unrouted(req: Pick<Request, 'method' | 'path'>): ApiError {
+    this.allowed ??= new AllowedMethods(this.document.get());
+    const methods = this.allowed.of(req.path);
+    if (methods === undefined) return new ApiError('not_found', `No route ${req.method} ${req.path}`);
+    return new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${methods.join(', ')}`, { allow: methods.join(', ') });
   }
 }
 
@@ -48,10 +64,9 @@ function fromGrpc(code: number, messages: string[]): ApiError {
   return new ApiError(type, keep ? messages : [defaultMessage(type)]);
 }
 
-/** Nest's own exceptions: the unknown-route 404 and anything the framework raises. */
-function fromHttpException(exception: HttpException, req: Pick<Request, 'method' | 'path'>): ApiError {
+/** Nest's own exceptions other than the unknown route: anything the framework raises. */
+function fromHttpException(exception: HttpException): ApiError {
   const status = exception.getStatus();
-  if (status === 404) return new ApiError('not_found', `No route ${req.method} ${req.path}`);
   const type = (Object.keys(ERROR_STATUS) as ErrorType[]).find((t) => ERROR_STATUS[t] === status);
   if (type === undefined) return new ApiError(status < 500 ? 'invalid_parameters' : 'internal_error');
   return new ApiError(type, ERROR_STATUS[type] < 500 ? exception.message : defaultMessage(type));

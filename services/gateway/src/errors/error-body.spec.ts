@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { GrpcStatus } from '@platform/errors';
 import { grpcError, TestGateway } from '../testing/test-gateway';
 
@@ -45,6 +46,52 @@ describe('the error body over HTTP (one shape for every status)', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: { type: 'not_found', messages: ['No route GET /video/v1/no-such-thing'] } });
     expect(res.headers.get('x-should-retry')).toBe('false');
+  });
+
+  describe('a method a documented path does not take', () => {
+    /** fetch() refuses TRACE, so this one goes through node:http. */
+    const rawRequest = (method: string, path: string) =>
+      new Promise<{ status: number; allow: string | undefined; body: unknown }>((resolve, reject) => {
+        const req = http.request(`${gw.baseUrl}${path}`, { method, headers: { authorization: `Basic ${Buffer.from(`${gw.admin.id}:${gw.admin.secret}`).toString('base64')}` } }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body: JSON.parse(text) as unknown }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+
+    it('answers TRACE with 405, the methods it takes in Allow, and the error body', async () => {
+      const res = await rawRequest('TRACE', '/video/v1/assets');
+      expect(res.status).toBe(405);
+      expect(res.allow).toBe('GET, POST, HEAD');
+      expect(res.body).toEqual({ error: { type: 'method_not_allowed', messages: ['TRACE is not allowed on /video/v1/assets; allowed: GET, POST, HEAD'] } });
+    });
+
+    it('answers 405 for a path with parameters too, and 404 still for a path that does not exist', async () => {
+      const res = await gw.request('POST', '/video/v1/assets/abc123');
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, DELETE, PATCH, HEAD');
+      expect(res.headers.get('x-should-retry')).toBe('false');
+      expect((await gw.request('DELETE', '/video/v1/nothing-here')).status).toBe(404);
+    });
+  });
+
+  describe('NUL characters (Postgres text cannot hold them)', () => {
+    it.each(['/video/v1/assets/%00', '/video/v1/live-streams?stream_key=a%00b', '/system/v1/signing-keys/k%00'])('refuses %s with 400 before any service is asked', async (path) => {
+      const res = await gw.request('GET', path);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: ['the URL: must not contain a NUL character (\\u0000)'] } });
+      expect(gw.assets.getAsset).not.toHaveBeenCalled();
+      expect(gw.signingKeys.getSigningKey).not.toHaveBeenCalled();
+    });
+
+    it.each([{ passthrough: 'a\u0000b' }, { 'key\u0000': 1 }, { input: [{ url: 'https://x/\u0000' }] }])('refuses a body holding one (%j) with 400', async (body) => {
+      const res = await gw.request('POST', '/video/v1/assets', { body });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: ['body: must not contain a NUL character (\\u0000)'] } });
+      expect(gw.assets.createAsset).not.toHaveBeenCalled();
+    });
   });
 
   describe('JSON bodies', () => {

@@ -37,9 +37,9 @@ describe('gRPC status → HTTP error', () => {
     expect(ERROR_STATUS[grpcStatusToErrorType(status)]).toBe(http);
   });
 
-  it('tells the SDK not to retry exactly 400, 401, 403, 404, 409, 413, 415 and 501', () => {
+  it('tells the SDK not to retry exactly 400, 401, 403, 404, 405, 409, 413, 415 and 501', () => {
     const notRetried = (Object.keys(ERROR_STATUS) as ErrorType[]).filter((t) => !isRetryable(t)).map((t) => ERROR_STATUS[t]);
-    expect(notRetried.sort()).toEqual([400, 401, 403, 404, 409, 413, 415, 501]);
+    expect(notRetried.sort()).toEqual([400, 401, 403, 404, 405, 409, 413, 415, 501]);
   });
 
   it('recognises grpc-js errors by their numeric code only', () => {

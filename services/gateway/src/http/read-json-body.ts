@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors/api-error';
+import { containsNul, nulRefused } from './refuse-nul.middleware';
 
 /** Methods whose request body the API reads; others ignore any body. */
 export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
@@ -18,7 +19,7 @@ function declaresBody(headers: IncomingHttpHeaders): boolean {
 
 /**
  * Reads a JSON request body: larger than `maxBytes` → 413, not JSON by content type → 415,
- * malformed → 400 naming the problem. No body at all is `{}` (the SDK sends none for actions).
+ * malformed or holding a NUL character → 400 naming the problem. No body at all is `{}` (the SDK sends none for actions).
  */
 export async function readJsonBody(req: Readable & { headers: IncomingHttpHeaders }, maxBytes: number): Promise<unknown> {
   const { headers } = req;
@@ -37,11 +38,14 @@ export async function readJsonBody(req: Readable & { headers: IncomingHttpHeader
   }
   const text = await readText(req, maxBytes);
   if (text.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch (err) {
     throw ApiError.invalid(`body: malformed JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (containsNul(body)) throw nulRefused('body');
+  return body;
 }
 
 function tooLarge(maxBytes: number): ApiError {

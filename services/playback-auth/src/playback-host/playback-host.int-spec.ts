@@ -144,6 +144,14 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
     expect(await res.json()).toEqual({ error: { type: 'not_found', messages: ['Playback ID nope1 not found'] } });
   });
 
+  it('answers 400 with the error body to a path that does not percent-decode (Nest’s router refuses it before any controller)', async () => {
+    for (const bad of ['%zz.m3u8', 'pubInt1/source/%E0%A4%A.ts']) {
+      const res = await stream(bad);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: { type: 'invalid_parameters', messages: [expect.stringMatching(/^Failed to decode param/)] } });
+    }
+  });
+
   it('verifies SDK tokens against keys stored in Postgres, and stops at once when the key is deleted', async () => {
     const key = await call<{ id: string; private_key: string }>('CreateSigningKey', {});
     const token = await mux.jwt.signPlaybackId('sigInt1', { keyId: key.id, keySecret: key.private_key });
