@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { GrantCheck, GrantPayload, signGrant, verifyGrant } from './grant';
+import { grantKeyFromDataDir } from './grant-key-file';
 
 /**
- * Issues and checks the grants on child URLs with PLAYBACK_GRANT_SECRET, or with a random
- * key of this process when none is set (grants then die with the process, and replicas
- * cannot read each other's).
+ * Issues and checks the grants on child URLs with PLAYBACK_GRANT_SECRET, or, when none is set,
+ * with a random key generated once and kept in DATA_DIR (grants survive a restart; replicas on
+ * other machines cannot read each other's).
  */
 @Injectable()
 export class PlaybackGrants {
@@ -19,11 +19,11 @@ export class PlaybackGrants {
       this.key = Buffer.from(config.playback.grantSecret, 'utf8');
       return;
     }
-    this.key = randomBytes(32);
+    this.key = grantKeyFromDataDir(config.dataDir);
     // production mode (Kafka) is where several replicas of this service may run
     if (config.kafka) {
       new Logger('PlaybackGrants').warn(
-        'PLAYBACK_GRANT_SECRET is not set: child playlist and segment URLs are signed with a key of this process only; ' +
+        'PLAYBACK_GRANT_SECRET is not set: child playlist and segment URLs are signed with a key kept in DATA_DIR; ' +
           'set the same secret on every replica or players get 403 when a request lands on another one',
       );
     }
