@@ -32,6 +32,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.E2E_DATA_DIR = platform.env.DATA_DIR;
   process.env.E2E_PLATFORM_ENV = JSON.stringify(platform.env);
   process.env.E2E_LOG_FILE = platform.logFile;
+  process.env.E2E_PLATFORM_PID = String(platform.pid);
   process.env.E2E_WEBHOOK_LOG = webhookLog;
   process.env.E2E_WEBHOOK_SECRET = E2E_WEBHOOK_SECRET;
   console.log(`\ne2e: platform up in ${mode} mode at ${platform.baseUrl} (log ${platform.logFile})`);

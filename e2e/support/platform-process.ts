@@ -16,6 +16,8 @@ export interface RunningPlatform {
   tokenSecret: string;
   env: Record<string, string>;
   logFile: string;
+  /** Of the process started (the embedded platform, or start-services.js, parent of one process per service). */
+  pid: number;
   stop(): Promise<void>;
   /** SIGKILL, as a crash or an OOM kill: nothing is shut down cleanly. */
   kill(): Promise<void>;
@@ -148,5 +150,5 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     }
     closeLog();
   };
-  return { mode, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, tokenId, tokenSecret, env, logFile, stop, kill };
+  return { mode, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, tokenId: env.ACCESS_TOKEN_ID, tokenSecret: env.ACCESS_TOKEN_SECRET, env, logFile, pid: child.pid!, stop, kill };
 }

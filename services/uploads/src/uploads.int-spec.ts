@@ -15,7 +15,7 @@ import { UploadSweeper } from './completion/upload-sweeper';
 import { uploadsDatabase } from './database-options';
 import { FakeAssets } from './testing/fake-assets';
 import { ManualClock } from './testing/manual-clock';
-import { ChunkReceiver, PutOutcome } from './upload-host/chunk-receiver.service';
+import { ChunkReceiver, CLAIM_SECONDS, claimHolder, PutOutcome } from './upload-host/chunk-receiver.service';
 import { parseContentRange } from './upload-host/content-range';
 import { UploadHostError } from './upload-host/upload-host-error';
 import { UploadRepository } from './uploads/upload.repository';
@@ -255,13 +255,29 @@ describe.each([
     expect(await put(upload.url, 'bytes */100', Buffer.alloc(0))).toEqual({ status: 308, received: 10 });
   });
 
-  it('lets one request at a time write an upload', async () => {
+  it('lets one request at a time write an upload: a second writer gets 503 with Retry-After (UpChunk retries it), and a claim whose holder died lapses within seconds', async () => {
     const upload = await service.create({});
     const id = upload.id;
-    expect(await repository.claim(id, 'other-request', clock.now(), new Date(clock.now().getTime() + 60_000))).not.toBeNull();
-    expect(await refusal(put(upload.url, 'bytes 0-9/100', Buffer.alloc(10)))).toMatchObject({ status: 409, message: expect.stringMatching(/Another request is writing/) });
-    clock.advance(61_000); // the other request's claim lapsed (its process died)
+    // what a request holds when its process is killed mid-chunk: a claim nobody renews any more
+    expect(await repository.claim(id, 'dead-request', clock.now(), new Date(clock.now().getTime() + CLAIM_SECONDS * 1000))).not.toBeNull();
+    const busy = await refusal(put(upload.url, 'bytes 0-9/100', Buffer.alloc(10)));
+    expect(busy).toMatchObject({ status: 503, type: 'service_unavailable', message: expect.stringMatching(/Another request is writing/) });
+    expect(busy.headers['retry-after']).toBe(String(CLAIM_SECONDS));
+    expect(CLAIM_SECONDS).toBeLessThanOrEqual(5); // UpChunk's default: 5 attempts, 1 s apart
+    clock.advance(CLAIM_SECONDS * 1000 + 1);
     expect(await put(upload.url, 'bytes 0-9/100', Buffer.alloc(10))).toEqual({ status: 308, received: 10 });
+  });
+
+  it('drops, at start, the claims a previous process of this host left (a restart after kill -9), and no other host’s', async () => {
+    const mine = await service.create({});
+    const theirs = await service.create({});
+    const until = new Date(clock.now().getTime() + CLAIM_SECONDS * 1000);
+    expect(await repository.claim(mine.id, `${claimHolder()}request-cut-by-a-crash`, clock.now(), until)).not.toBeNull();
+    expect(await repository.claim(theirs.id, 'another-pod/live-request', clock.now(), until)).not.toBeNull();
+
+    await receiver.onApplicationBootstrap(); // what a restarted upload host does before it listens
+    expect(await put(mine.url, 'bytes 0-9/100', Buffer.alloc(10))).toEqual({ status: 308, received: 10 });
+    expect(await refusal(put(theirs.url, 'bytes 0-9/100', Buffer.alloc(10)))).toMatchObject({ status: 503 });
   });
 
   it('cancels only a waiting upload: its bytes are dropped, its URL refused (410), no asset is made', async () => {

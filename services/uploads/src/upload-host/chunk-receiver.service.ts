@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { Readable } from 'node:stream';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { UnitOfWork } from '@platform/events';
 import { RESUMABLE_WRITER, ResumableWrite, ResumableWriter, uploadKeys } from '@platform/storage';
@@ -25,8 +26,20 @@ export interface PutRequest {
   body: AsyncIterable<Buffer | string>;
 }
 
-/** How long a request may hold an upload without renewing; renewed while the bytes flow. */
-export const CLAIM_SECONDS = 60;
+/**
+ * How long a request may hold an upload without renewing; renewed every second while the bytes
+ * flow. Short, so the claim of a request whose process died (kill -9, a crash mid-chunk) lapses
+ * within UpChunk's retries of the 503 a second writer gets meanwhile.
+ */
+export const CLAIM_SECONDS = 5;
+const CLAIM_RENEW_MS = 1000;
+
+/**
+ * Claims are `<holder><uuid>`: the holder names this host (a pod, or the machine of the embedded
+ * platform), which runs one upload host. At start the host drops the claims its previous
+ * process left, so a request cut by a crash does not lock its upload until the claim lapses.
+ */
+export const claimHolder = (): string => `${os.hostname()}/`;
 
 /**
  * The upload URL's PUTs: one whole file, or chunks with Content-Range as resumable uploads to
@@ -35,7 +48,7 @@ export const CLAIM_SECONDS = 60;
  * when the request carried exactly what it said, so a broken request is simply sent again.
  */
 @Injectable()
-export class ChunkReceiver {
+export class ChunkReceiver implements OnApplicationBootstrap {
   constructor(
     @Inject(UploadRepository) private readonly uploads: UploadRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
@@ -44,6 +57,11 @@ export class ChunkReceiver {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const released = await this.uploads.releaseClaimsOf(claimHolder());
+    if (released > 0) new Logger('ChunkReceiver').warn(`released ${released} upload claim(s) a previous process of this host left behind`);
+  }
 
   /** The upload if this URL may still be used; throws the refusal otherwise. `known` saves the read when the caller has it. */
   async authorize(uploadId: string, signature: string | undefined, known?: UploadEntity | null): Promise<UploadEntity> {
@@ -69,21 +87,21 @@ export class ChunkReceiver {
     this.refuseEnded(upload);
     if (range.kind === 'query') return { status: 308, received: upload.write?.size ?? 0 };
 
-    const token = randomUUID();
+    const token = `${claimHolder()}${randomUUID()}`;
     const claimed = await this.uploads.claim(upload.id, token, this.clock.now(), this.claimUntil());
     if (!claimed) {
       const now = await this.uploads.findById(upload.id);
       if (now) this.refuseEnded(now);
       const done = now ? this.finished(now, range) : undefined;
       if (done) return done;
-      throw UploadHostError.conflict('Another request is writing this upload; send this one again when it is done');
+      throw UploadHostError.busy('Another request is writing this upload; send this one again when it is done', this.secondsUntilLapse(now?.claimUntil ?? null));
     }
     return this.write(claimed, token, range, request);
   }
 
   /** Bytes of a claimed upload: appended, then committed only if the request was whole. */
   private async write(upload: UploadEntity, token: string, range: PutRange, request: PutRequest): Promise<PutOutcome> {
-    const renew = setInterval(() => void this.uploads.renewClaim(upload.id, token, this.claimUntil()).catch(() => undefined), (CLAIM_SECONDS * 1000) / 3);
+    const renew = setInterval(() => void this.uploads.renewClaim(upload.id, token, this.claimUntil()).catch(() => undefined), CLAIM_RENEW_MS);
     try {
       let base = upload.write;
       let start = 0;
@@ -163,6 +181,12 @@ export class ChunkReceiver {
 
   private claimUntil(): Date {
     return new Date(this.clock.now().getTime() + CLAIM_SECONDS * 1000);
+  }
+
+  /** Retry-After for a claimed upload: when the holder's claim lapses unless it renews it. */
+  private secondsUntilLapse(claimUntil: Date | null): number {
+    const left = claimUntil ? Math.ceil((claimUntil.getTime() - this.clock.now().getTime()) / 1000) : 1;
+    return Math.min(CLAIM_SECONDS, Math.max(1, left));
   }
 }
 

@@ -31,6 +31,14 @@ export class UploadHostError extends Error {
     return new UploadHostError(409, 'conflict', message, headers);
   }
 
+  /**
+   * Another request holds the upload. 503 with Retry-After rather than 409: UpChunk gives up on a
+   * 409 but retries 503, and the holder's claim ends with its request or lapses within seconds.
+   */
+  static busy(message: string, retryAfterSeconds: number): UploadHostError {
+    return new UploadHostError(503, 'service_unavailable', message, { 'retry-after': String(retryAfterSeconds) });
+  }
+
   static tooLarge(maxBytes: number): UploadHostError {
     return new UploadHostError(413, 'payload_too_large', `The file is larger than this platform takes (${maxBytes} bytes, INPUT_MAX_BYTES)`);
   }

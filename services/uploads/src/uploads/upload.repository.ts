@@ -105,6 +105,15 @@ export class UploadRepository {
     return count > 0;
   }
 
+  /** Drops every claim whose token starts with `holder` (the claims of a process that died). */
+  async releaseClaimsOf(holder: string): Promise<number> {
+    const [, count] = (await this.dataSource.query(
+      `UPDATE ${TABLE} SET "claim_token" = NULL, "claim_until" = NULL WHERE left("claim_token", length($1)) = $1`,
+      [holder],
+    )) as [unknown, number];
+    return count;
+  }
+
   async releaseClaim(id: string, token: string): Promise<void> {
     await this.dataSource.query(`UPDATE ${TABLE} SET "claim_token" = NULL, "claim_until" = NULL WHERE "id" = $1 AND "claim_token" = $2`, [id, token]);
   }
