@@ -4,6 +4,7 @@ export * from './health.controller';
 export * from './health.module';
 export * from './readiness';
 export * from './start-grpc-service';
+export * from './http-server-timeouts';
 export * from './platform-config.module';
 export * from './run-standalone';
 export * from './placeholder.module';

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { PlatformConfig, ServiceName } from '@platform/config';
 import { GrpcExceptionFilter } from './grpc-exception.filter';
 import { grpcServerOptions } from './grpc-options';
+import { applyHttpServerTimeouts, HttpServerTimeouts } from './http-server-timeouts';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -26,7 +27,7 @@ export async function startGrpcService(
   name: ServiceName,
   module: RootModule,
   config: PlatformConfig,
-  http?: { port: number; host?: string; bodyParser?: boolean },
+  http?: { port: number; host?: string; bodyParser?: boolean } & HttpServerTimeouts,
 ): Promise<Closable> {
   if (!http) {
     const app = await NestFactory.createMicroservice(module, { ...grpcServerOptions(name, config), logger: logLevels(config) });
@@ -39,6 +40,7 @@ export async function startGrpcService(
   app.useGlobalFilters(new GrpcExceptionFilter());
   app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: true });
   await app.startAllMicroservices();
+  applyHttpServerTimeouts(app.getHttpServer(), http);
   await app.listen(http.port, http.host ?? config.host);
   return app;
 }

@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { applyHttpServerTimeouts } from '@platform/grpc';
 import type { Express } from 'express';
 import { buildOpenApiDocument, OpenApiDocument } from './openapi/openapi.document';
 
@@ -6,5 +7,6 @@ import { buildOpenApiDocument, OpenApiDocument } from './openapi/openapi.documen
 export function setupGateway(app: INestApplication): INestApplication {
   (app.getHttpAdapter().getInstance() as Express).disable('x-powered-by');
   app.get(OpenApiDocument).set(buildOpenApiDocument(app));
+  applyHttpServerTimeouts(app.getHttpServer());
   return app;
 }

@@ -5,7 +5,7 @@ import { AppModule } from './app.module';
 
 export function bootstrap(config: PlatformConfig) {
   // No body parser: upload bodies stream to the store whatever their content type.
-  return startGrpcService('uploads', AppModule.forRoot(config), config, { port: config.uploads.port, bodyParser: false });
+  return startGrpcService('uploads', AppModule.forRoot(config), config, { port: config.uploads.port, bodyParser: false, requestTimeoutMs: 0 });
 }
 
 if (require.main === module) runStandalone('uploads', bootstrap);

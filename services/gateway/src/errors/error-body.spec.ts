@@ -48,6 +48,12 @@ describe('the error body over HTTP (one shape for every status)', () => {
     expect(res.headers.get('x-should-retry')).toBe('false');
   });
 
+  it('keeps idle keep-alive connections 65 s and says so (clients close first: no reset under load)', async () => {
+    const res = await fetch(`${gw.baseUrl}/healthz`);
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+    expect(gw.app.getHttpServer().headersTimeout).toBe(66_000);
+  });
+
   describe('a method a documented path does not take', () => {
     /** fetch() refuses TRACE, so this one goes through node:http. */
     const rawRequest = (method: string, path: string) =>

@@ -118,6 +118,7 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
     expect(master.status).toBe(200);
     const text = await master.text();
     expect(text).toMatch(/^#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\npubInt1\/source\/index\.m3u8\?grant=[\w-]+\.[\w-]+\n$/);
+    expect(master.headers.get('keep-alive')).toBe('timeout=65'); // idle connections outlive clients' own timeouts
     const variant = await stream(text.split('\n')[2]);
     const segment = await stream(`pubInt1/source/${(await variant.text()).split('\n')[2]}`);
     expect(segment.status).toBe(200);
