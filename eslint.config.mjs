@@ -1,0 +1,29 @@
+// ESLint (flat config): typescript-eslint's recommended type-checked rules on every TypeScript
+// file, tests included, plus the promise and switch rules the project relies on. Formatting is
+// prettier's (eslint-config-prettier turns off the rules it owns). `npm run lint` allows no warning.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'libs/proto/src/gen/**', '.cache/**', '.data/**', 'coverage/**', '.nx/**'] },
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { project: ['./scripts/tsconfig.typecheck.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly' } },
+  },
+  { files: ['**/*.mjs'], languageOptions: { sourceType: 'module' } },
+  prettier,
+);
