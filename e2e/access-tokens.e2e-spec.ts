@@ -7,7 +7,10 @@ const ROOT = path.resolve(__dirname, '..');
 /** `npm run token -- create …` against the running platform, as a user would call it. */
 function createToken(permissions: string): { tokenId: string; tokenSecret: string } {
   const env = { ...process.env, ...JSON.parse(process.env.E2E_PLATFORM_ENV ?? '{}') };
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'scripts/token.js'), 'create', '--name', `e2e ${permissions}`, '--permissions', permissions], { env, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'scripts/token.js'), 'create', '--name', `e2e ${permissions}`, '--permissions', permissions], {
+    env,
+    encoding: 'utf8',
+  });
   const id = /ACCESS_TOKEN_ID[=:]\s*(\S+)/.exec(out)?.[1] ?? /id[=:]\s*(\S+)/i.exec(out)?.[1];
   const secret = /ACCESS_TOKEN_SECRET[=:]\s*(\S+)/.exec(out)?.[1] ?? /secret[=:]\s*(\S+)/i.exec(out)?.[1];
   if (!id || !secret) throw new Error(`could not read the token from: ${out}`);
@@ -17,7 +20,10 @@ function createToken(permissions: string): { tokenId: string; tokenSecret: strin
 describe('access token permissions (spec 5)', () => {
   it('a video-only token works on video routes and is forbidden on system and deprecated signing-key routes', async () => {
     const video = createToken('video:write');
-    const restriction = await sdk(video).video.playbackRestrictions.create({ referrer: { allowed_domains: ['a.test'] }, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true } });
+    const restriction = await sdk(video).video.playbackRestrictions.create({
+      referrer: { allowed_domains: ['a.test'] },
+      user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true },
+    });
     expect(restriction.referrer.allowed_domains).toEqual(['a.test']);
     for (const p of ['/system/v1/signing-keys', '/video/v1/signing-keys']) {
       const res = await api('GET', p, { auth: video });

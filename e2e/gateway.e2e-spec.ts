@@ -39,7 +39,10 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
     const malformed = await api('POST', '/video/v1/playback-restrictions', { rawBody: '{"referrer":', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.type).toBe('invalid_parameters');
-    const wrongType = await api('POST', '/video/v1/transcription-vocabularies', { rawBody: 'phrases=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await api('POST', '/video/v1/transcription-vocabularies', {
+      rawBody: 'phrases=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.error.messages.length).toBeGreaterThan(0);
     const unknown = await api('GET', '/video/v1/no-such-thing');

@@ -89,12 +89,25 @@ describe('playback in hls.js (Chromium)', () => {
   });
 
   it('plays a live stream from its live edge in real time, and its recording under way from the start (DVR)', async () => {
-    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], new_asset_settings: { playback_policies: ['public'] }, latency_mode: 'low', reconnect_window: 0 });
+    const stream = await mux.video.liveStreams.create({
+      playback_policies: ['public'],
+      new_asset_settings: { playback_policies: ['public'] },
+      latency_mode: 'low',
+      reconnect_window: 0,
+    });
     const encoder = pushRtmp(stream.stream_key!);
     try {
-      const active = await eventually(() => mux.video.liveStreams.retrieve(stream.id), (s) => s.active_asset_id !== undefined, 30_000);
+      const active = await eventually(
+        () => mux.video.liveStreams.retrieve(stream.id),
+        (s) => s.active_asset_id !== undefined,
+        30_000,
+      );
       const liveUrl = streamUrl(`${stream.playback_ids![0].id}.m3u8`);
-      await eventually(async () => (await fetch(liveUrl)).status, (status) => status === 200, 30_000);
+      await eventually(
+        async () => (await fetch(liveUrl)).status,
+        (status) => status === 200,
+        30_000,
+      );
       await new Promise((r) => setTimeout(r, 4000)); // a few segments in
       const live = await watchLiveInBrowser(browser, player.url(liveUrl), 5);
       expect(live.fatal).toBeNull();

@@ -41,10 +41,16 @@ describe('lifecycle events (outbox → bus)', () => {
   const mux = sdk();
 
   it('writes one event per change, in order, and publishes them', async () => {
-    const r = await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: ['events.test'] }, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true } });
+    const r = await mux.video.playbackRestrictions.create({
+      referrer: { allowed_domains: ['events.test'] },
+      user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true },
+    });
     await mux.video.playbackRestrictions.updateReferrer(r.id, { allowed_domains: ['*'], allow_no_referrer: true });
     await mux.video.playbackRestrictions.delete(r.id);
-    const rows = await eventually(() => outboxRows('playback_auth', r.id), (rs) => rs.length === 3 && rs.every((x) => x.published_at));
+    const rows = await eventually(
+      () => outboxRows('playback_auth', r.id),
+      (rs) => rs.length === 3 && rs.every((x) => x.published_at),
+    );
     expect(rows.map((x) => x.topic)).toEqual([
       'video.playback_restriction.created.v1',
       'video.playback_restriction.updated.v1',
@@ -63,14 +69,20 @@ describe('lifecycle events (outbox → bus)', () => {
 
   it('never puts a private key in a signing key event', async () => {
     const key = await mux.system.signingKeys.create();
-    const rows = await eventually(() => outboxRows('playback_auth', key.id), (rs) => rs.length === 1 && !!rs[0].published_at);
+    const rows = await eventually(
+      () => outboxRows('playback_auth', key.id),
+      (rs) => rs.length === 1 && !!rs[0].published_at,
+    );
     expect(rows[0].topic).toBe('system.signing_key.created.v1');
     expect(JSON.stringify(rows[0].payload)).not.toContain(key.private_key!.slice(20, 60));
   });
 
   it('writes vocabulary events in the live service', async () => {
     const v = await mux.video.transcriptionVocabularies.create({ phrases: ['event'] });
-    const rows = await eventually(() => outboxRows('live', v.id), (rs) => rs.length === 1 && !!rs[0].published_at);
+    const rows = await eventually(
+      () => outboxRows('live', v.id),
+      (rs) => rs.length === 1 && !!rs[0].published_at,
+    );
     expect(rows[0].topic).toBe('video.transcription_vocabulary.created.v1');
     expect(rows[0].payload.data).toMatchObject({ id: v.id, phrases: ['event'] });
   });
@@ -92,7 +104,11 @@ describe('lifecycle events (outbox → bus)', () => {
     try {
       const created = await api('POST', '/video/v1/playback-restrictions', { body: { referrer: { allowed_domains: ['kafka.test'] } } });
       const id = created.body.data.id as string;
-      const found = await eventually(async () => seen.filter((s) => s.key === id), (s) => s.length > 0, 30_000);
+      const found = await eventually(
+        async () => seen.filter((s) => s.key === id),
+        (s) => s.length > 0,
+        30_000,
+      );
       expect(found).toEqual([{ key: id, type: 'video.playback_restriction.created' }]);
     } finally {
       await consumer.disconnect();

@@ -24,7 +24,11 @@ describe('live CEA-608 captions', () => {
       embedded_subtitles: [{ name: 'English CC', language_code: 'en', language_channel: 'cc1', passthrough: 'house captions' }],
     });
     const encoder = pushRtmpFile(stream.stream_key!, video);
-    const active = await eventually(() => mux.video.liveStreams.retrieve(stream.id), (s) => s.active_asset_id !== undefined, 30_000);
+    const active = await eventually(
+      () => mux.video.liveStreams.retrieve(stream.id),
+      (s) => s.active_asset_id !== undefined,
+      30_000,
+    );
 
     // live: the captions stay in the video; the master names the channel (hls.js and Safari render it in-band)
     const master = await eventually(
@@ -36,7 +40,11 @@ describe('live CEA-608 captions', () => {
     expect(master).toMatch(/#EXT-X-STREAM-INF:[^\n]*CLOSED-CAPTIONS="cc"/);
 
     expect(await encoder.exited).toBe(0); // the 9 s file ends: the encoder leaves
-    await eventually(() => mux.video.liveStreams.retrieve(stream.id), (s) => s.status === 'idle', 30_000);
+    await eventually(
+      () => mux.video.liveStreams.retrieve(stream.id),
+      (s) => s.status === 'idle',
+      30_000,
+    );
     const asset = await settledAsset(mux, active.active_asset_id!);
     expect(asset.status).toBe('ready');
     const text = asset.tracks!.filter((t) => t.type === 'text');
@@ -67,9 +75,17 @@ describe('live CEA-608 captions', () => {
     const video = await captionedVideo(dir, 9);
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0 });
     const encoder = pushRtmpFile(stream.stream_key!, video);
-    const active = await eventually(() => mux.video.liveStreams.retrieve(stream.id), (s) => s.active_asset_id !== undefined, 30_000);
+    const active = await eventually(
+      () => mux.video.liveStreams.retrieve(stream.id),
+      (s) => s.active_asset_id !== undefined,
+      30_000,
+    );
     await encoder.exited;
-    await eventually(() => mux.video.liveStreams.retrieve(stream.id), (s) => s.status === 'idle', 30_000);
+    await eventually(
+      () => mux.video.liveStreams.retrieve(stream.id),
+      (s) => s.status === 'idle',
+      30_000,
+    );
     const asset = await settledAsset(mux, active.active_asset_id!);
     expect(asset.status).toBe('ready');
     expect(asset.tracks!.map((t) => t.type).sort()).toEqual(['audio', 'video']);

@@ -32,7 +32,11 @@ describe('live generated subtitles', () => {
       generated_subtitles: [{ name: 'English (live)', language_code: 'en', passthrough: 'auto captions' }],
     });
     const encoder = pushRtmpSpeech(stream.stream_key!, wav, 2);
-    const active = await eventually(() => mux.video.liveStreams.retrieve(stream.id), (s) => s.active_asset_id !== undefined, 30_000);
+    const active = await eventually(
+      () => mux.video.liveStreams.retrieve(stream.id),
+      (s) => s.active_asset_id !== undefined,
+      30_000,
+    );
     const assetId = active.active_asset_id!;
 
     // while live: both tracks exist; generated_live is ready, generated_live_final is not before the stream ends
@@ -46,7 +50,11 @@ describe('live generated subtitles', () => {
 
     // the live master names a SUBTITLES rendition; its playlist fills with WebVTT segments while the encoder speaks
     const masterUrl = streamUrl(`${stream.playback_ids![0].id}.m3u8`);
-    const master = await eventually(async () => (await fetch(masterUrl)).text(), (text) => text.includes('#EXT-X-STREAM-INF'), 30_000);
+    const master = await eventually(
+      async () => (await fetch(masterUrl)).text(),
+      (text) => text.includes('#EXT-X-STREAM-INF'),
+      30_000,
+    );
     expect(master).toMatch(/#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English \(live\)",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,URI="[^"]+"/);
     expect(master).toMatch(/#EXT-X-STREAM-INF:[^\n]*SUBTITLES="subs"/);
     const subsUrl = resolveUri(masterUrl, /TYPE=SUBTITLES[^\n]*URI="([^"]+)"/.exec(master)![1]);
@@ -65,7 +73,11 @@ describe('live generated subtitles', () => {
 
     // the stream ends: the asset is ready with the live captions; the final ones follow
     expect(await encoder.exited).toBe(0);
-    await eventually(() => mux.video.liveStreams.retrieve(stream.id), (s) => s.status === 'idle', 30_000);
+    await eventually(
+      () => mux.video.liveStreams.retrieve(stream.id),
+      (s) => s.status === 'idle',
+      30_000,
+    );
     expect((await settledAsset(mux, assetId)).status).toBe('ready');
     const done = await eventually(
       () => mux.video.assets.retrieve(assetId),
@@ -73,7 +85,12 @@ describe('live generated subtitles', () => {
       60_000,
     );
     const [liveTrack, finalTrack] = done.tracks!.filter((t) => t.type === 'text');
-    expect([liveTrack.text_source, liveTrack.status, finalTrack.text_source, finalTrack.status]).toEqual(['generated_live', 'ready', 'generated_live_final', 'ready']);
+    expect([liveTrack.text_source, liveTrack.status, finalTrack.text_source, finalTrack.status]).toEqual([
+      'generated_live',
+      'ready',
+      'generated_live_final',
+      'ready',
+    ]);
 
     const playbackId = done.playback_ids![0].id;
     recorded = { playbackId, liveTrackId: liveTrack.id!, duration: done.duration! };
@@ -84,7 +101,9 @@ describe('live generated subtitles', () => {
       const vtt = await res.text();
       expect(vtt.startsWith('WEBVTT')).toBe(true);
       expect(wordsHeardIn(cueText(vtt)).length).toBeGreaterThanOrEqual(3);
-      const times = [...vtt.matchAll(/(\d\d):(\d\d):(\d\d)\.(\d{3}) --> /g)].map((m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4]) / 1000);
+      const times = [...vtt.matchAll(/(\d\d):(\d\d):(\d\d)\.(\d{3}) --> /g)].map(
+        (m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4]) / 1000,
+      );
       expect(Math.max(...times)).toBeLessThanOrEqual(done.duration!);
     }
 
@@ -94,7 +113,11 @@ describe('live generated subtitles', () => {
     expect(await (await fetch(vodSubs)).text()).toContain('#EXT-X-ENDLIST');
 
     const events = await eventually(
-      async () => receivedWebhooks().map((w) => JSON.parse(w.body) as { type: string; object: { id: string } }).filter((e) => e.object.id === finalTrack.id).map((e) => e.type),
+      async () =>
+        receivedWebhooks()
+          .map((w) => JSON.parse(w.body) as { type: string; object: { id: string } })
+          .filter((e) => e.object.id === finalTrack.id)
+          .map((e) => e.type),
       (types) => types.includes('video.asset.track.ready'),
       30_000,
     );

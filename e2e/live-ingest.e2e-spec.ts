@@ -57,27 +57,50 @@ describe('RTMP ingest', () => {
   it('makes the stream active while ffmpeg pushes to /app/{stream_key}, idle when it stops, with the events in order', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0 });
     const encoder = push(stream.stream_key!);
-    const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active');
+    const active = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active',
+    );
     expect(active).toMatchObject({ status: 'active', active_ingest_protocol: 'rtmp' });
 
     await encoder.stop();
-    const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle');
+    const idle = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'idle',
+    );
     expect(idle.status).toBe('idle');
     expect(idle.active_ingest_protocol).toBeUndefined();
 
     const hooks = await eventually(
-      async () => receivedWebhooks().filter((w) => objectOf(w) === stream.id).map(typeOf),
+      async () =>
+        receivedWebhooks()
+          .filter((w) => objectOf(w) === stream.id)
+          .map(typeOf),
       (types) => types.includes('video.live_stream.idle'),
     );
-    expect(hooks).toEqual(['video.live_stream.created', 'video.live_stream.connected', 'video.live_stream.recording', 'video.live_stream.active', 'video.live_stream.disconnected', 'video.live_stream.idle']);
+    expect(hooks).toEqual([
+      'video.live_stream.created',
+      'video.live_stream.connected',
+      'video.live_stream.recording',
+      'video.live_stream.active',
+      'video.live_stream.disconnected',
+      'video.live_stream.idle',
+    ]);
   });
 
   it('records a session: a growing live playlist on the stream’s playback id, then a ready asset of the right length', async () => {
-    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], new_asset_settings: { playback_policies: ['public'] }, latency_mode: 'reduced' });
+    const stream = await mux.video.liveStreams.create({
+      playback_policies: ['public'],
+      new_asset_settings: { playback_policies: ['public'] },
+      latency_mode: 'reduced',
+    });
     const playbackId = stream.playback_ids![0].id;
     const encoder = push(stream.stream_key!);
     const pushedAt = Date.now();
-    const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
+    const active = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active' && s.active_asset_id !== undefined,
+    );
     const assetId = active.active_asset_id!;
     expect(active.recent_asset_ids).toEqual([assetId]);
     expect(await mux.video.assets.retrieve(assetId)).toMatchObject({ status: 'preparing', is_live: true, live_stream_id: stream.id });
@@ -104,7 +127,11 @@ describe('RTMP ingest', () => {
     await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - pushedAt))));
     await encoder.stop();
     const pushedSeconds = (Date.now() - pushedAt) / 1000;
-    const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 30_000);
+    const idle = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'idle',
+      30_000,
+    );
     expect(idle.active_asset_id).toBeUndefined();
     expect(idle.recent_asset_ids).toEqual([assetId]);
 
@@ -125,8 +152,15 @@ describe('RTMP ingest', () => {
   it('records only the audio of an audio_only stream', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], audio_only: true, latency_mode: 'low', reconnect_window: 0 });
     const encoder = push(stream.stream_key!);
-    const active = await eventually(() => statusOf(stream.id), (s) => s.active_asset_id !== undefined);
-    await eventually(() => segmentsListed(stream.playback_ids![0].id), (n) => n >= 2, 30_000);
+    const active = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.active_asset_id !== undefined,
+    );
+    await eventually(
+      () => segmentsListed(stream.playback_ids![0].id),
+      (n) => n >= 2,
+      30_000,
+    );
     const live = await ffprobe(streamUrl(`${stream.playback_ids![0].id}.m3u8`));
     expect(live.streams.map((s) => s.codec_type)).toEqual(['audio']);
     await encoder.stop();
@@ -139,11 +173,18 @@ describe('RTMP ingest', () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['signed'], latency_mode: 'low', reconnect_window: 0 });
     const playbackId = stream.playback_ids![0].id;
     push(stream.stream_key!);
-    await eventually(() => statusOf(stream.id), (s) => s.active_asset_id !== undefined);
+    await eventually(
+      () => statusOf(stream.id),
+      (s) => s.active_asset_id !== undefined,
+    );
     const key = await mux.system.signingKeys.create();
     const token = await mux.jwt.signPlaybackId(playbackId, { keyId: key.id, keySecret: key.private_key!, expiration: '1h', type: 'video' });
     const signedMaster = streamUrl(`${playbackId}.m3u8?token=${token}`);
-    await eventually(async () => (await fetch(signedMaster)).status, (status) => status === 200, 30_000);
+    await eventually(
+      async () => (await fetch(signedMaster)).status,
+      (status) => status === 200,
+      30_000,
+    );
     const refused = await fetch(streamUrl(`${playbackId}.m3u8`));
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { messages: string[] } }).error.messages).toEqual(['Token is required for a signed playback ID']);
@@ -161,7 +202,10 @@ describe('RTMP ingest', () => {
     const playbackId = stream.playback_ids![0].id;
     const first = push(stream.stream_key!);
     const started = Date.now();
-    const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
+    const active = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active' && s.active_asset_id !== undefined,
+    );
     const assetId = active.active_asset_id!;
     await new Promise((r) => setTimeout(r, 5000));
     await first.stop();
@@ -183,7 +227,11 @@ describe('RTMP ingest', () => {
     await second.stop();
     pushed += (Date.now() - resumed) / 1000;
 
-    const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 40_000);
+    const idle = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'idle',
+      40_000,
+    );
     expect(idle.recent_asset_ids).toEqual([assetId]);
     const asset = await settledAsset(mux, assetId);
     expect(asset.status).toBe('ready');
@@ -197,14 +245,25 @@ describe('RTMP ingest', () => {
     expect(content).toBeGreaterThan(pushed - 6);
     expect(content).toBeLessThanOrEqual(pushed + 1);
     expect(times[1].duration).toBeGreaterThan(0);
-    expect(asset.duration!).toBeCloseTo(times.reduce((sum, t) => sum + t.duration!, 0), 1);
+    expect(asset.duration!).toBeCloseTo(
+      times.reduce((sum, t) => sum + t.duration!, 0),
+      1,
+    );
     const master = await (await fetch(streamUrl(`${asset.playback_ids?.[0]?.id ?? stream.playback_ids![0].id}.m3u8`))).text();
     const variant = await (await fetch(streamUrl(master.split('\n').find((l) => l.includes('/live/index.m3u8'))!))).text();
     expect(variant.match(/#EXT-X-DISCONTINUITY/g)).toHaveLength(2);
     expect(variant.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
-    expect(variant.split('\n').filter((l) => l.includes('.ts')).pop()).not.toContain('slate');
+    expect(
+      variant
+        .split('\n')
+        .filter((l) => l.includes('.ts'))
+        .pop(),
+    ).not.toContain('slate');
     const types = await eventually(
-      async () => receivedWebhooks().filter((w) => objectOf(w) === stream.id).map(typeOf),
+      async () =>
+        receivedWebhooks()
+          .filter((w) => objectOf(w) === stream.id)
+          .map(typeOf),
       (t) => t.includes('video.live_stream.idle'),
     );
     expect(types.filter((t) => t !== 'video.live_stream.updated')).toEqual([
@@ -233,7 +292,10 @@ describe('RTMP ingest', () => {
       const playbackId = stream.playback_ids![0].id;
       const encoder = push(stream.stream_key!);
       const started = Date.now();
-      const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
+      const active = await eventually(
+        () => statusOf(stream.id),
+        (s) => s.status === 'active' && s.active_asset_id !== undefined,
+      );
       await new Promise((r) => setTimeout(r, 4000));
       await encoder.stop();
       const pushed = (Date.now() - started) / 1000;
@@ -242,7 +304,11 @@ describe('RTMP ingest', () => {
         const master = await (await fetch(streamUrl(`${playbackId}.m3u8`))).text();
         return streamUrl(master.split('\n').find((l) => l.startsWith(`${playbackId}/`))!);
       };
-      const playlist = await eventually(async () => (await fetch(await variantUrl())).text(), (text) => text.includes('slate'), 8000);
+      const playlist = await eventually(
+        async () => (await fetch(await variantUrl())).text(),
+        (text) => text.includes('slate'),
+        8000,
+      );
       const slateSegment = playlist.split('\n').find((l) => l.includes('slate'))!;
       const slateUrl = new URL(slateSegment, await variantUrl()).toString();
       const probe = await ffprobe(slateUrl);
@@ -252,7 +318,11 @@ describe('RTMP ingest', () => {
       expect(files.requests).toEqual(['slate.png']);
 
       // no reconnect: after the window the asset is ready with the content only
-      await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 30_000);
+      await eventually(
+        () => statusOf(stream.id),
+        (s) => s.status === 'idle',
+        30_000,
+      );
       const asset = await settledAsset(mux, active.active_asset_id!);
       expect(asset.status).toBe('ready');
       expect(asset.recording_times!.map((t) => t.type)).toEqual(['content']);
@@ -267,7 +337,10 @@ describe('RTMP ingest', () => {
   it('complete ends the recording at once (ready asset, stream idle) and keeps the encoder connected for now', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 60 });
     const encoder = pushRtmp(stream.stream_key!);
-    const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined);
+    const active = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active' && s.active_asset_id !== undefined,
+    );
     await eventually(
       async () => (await fetch(streamUrl(`${stream.playback_ids![0].id}.m3u8`))).status,
       (status) => status === 200,
@@ -276,7 +349,11 @@ describe('RTMP ingest', () => {
     await mux.video.liveStreams.complete(stream.id);
     completed = { encoder, at: Date.now() };
     void encoder.exited.then(() => (completed!.endedAt = Date.now()));
-    const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 20_000);
+    const idle = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'idle',
+      20_000,
+    );
     expect(idle.status).toBe('idle');
     const asset = await settledAsset(mux, active.active_asset_id!);
     expect(asset.status).toBe('ready');
@@ -301,33 +378,63 @@ describe('RTMP ingest', () => {
   it('drops the encoder when the key is reset, refuses the old key, takes the new one', async () => {
     const stream = await mux.video.liveStreams.create({});
     const first = push(stream.stream_key!);
-    await eventually(() => statusOf(stream.id), (s) => s.status === 'active');
+    await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active',
+    );
     const reset = await mux.video.liveStreams.resetStreamKey(stream.id);
     expect(await endsWithin(first, 15_000)).toBe(true);
-    expect((await eventually(() => statusOf(stream.id), (s) => s.status === 'idle')).status).toBe('idle');
+    expect(
+      (
+        await eventually(
+          () => statusOf(stream.id),
+          (s) => s.status === 'idle',
+        )
+      ).status,
+    ).toBe('idle');
 
     const old = push(stream.stream_key!);
     expect(await endsWithin(old, 15_000)).toBe(true);
     push(reset.stream_key!);
-    expect((await eventually(() => statusOf(stream.id), (s) => s.status === 'active')).status).toBe('active');
+    expect(
+      (
+        await eventually(
+          () => statusOf(stream.id),
+          (s) => s.status === 'active',
+        )
+      ).status,
+    ).toBe('active');
   });
 
   it('drops the encoder of a stream that is disabled while live; enable lets it back in', async () => {
     const stream = await mux.video.liveStreams.create({});
     const encoder = push(stream.stream_key!);
-    await eventually(() => statusOf(stream.id), (s) => s.status === 'active');
+    await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active',
+    );
     await mux.video.liveStreams.disable(stream.id);
     expect(await endsWithin(encoder, 15_000)).toBe(true);
     expect((await statusOf(stream.id)).status).toBe('disabled');
     await mux.video.liveStreams.enable(stream.id);
     push(stream.stream_key!);
-    expect((await eventually(() => statusOf(stream.id), (s) => s.status === 'active')).status).toBe('active');
+    expect(
+      (
+        await eventually(
+          () => statusOf(stream.id),
+          (s) => s.status === 'active',
+        )
+      ).status,
+    ).toBe('active');
   });
 
   it('drops the encoder of a stream deleted while live', async () => {
     const stream = await mux.video.liveStreams.create({});
     const encoder = push(stream.stream_key!);
-    await eventually(() => statusOf(stream.id), (s) => s.status === 'active');
+    await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active',
+    );
     await mux.video.liveStreams.delete(stream.id);
     expect(await endsWithin(encoder, 15_000)).toBe(true);
   });
@@ -337,7 +444,10 @@ describe('RTMP ingest', () => {
     const ranFor = (limited.endedAt! - limited.startedAt) / 1000;
     expect(ranFor).toBeGreaterThanOrEqual(59);
     expect(ranFor).toBeLessThan(75);
-    const idle = await eventually(() => statusOf(limited.id), (s) => s.status === 'idle');
+    const idle = await eventually(
+      () => statusOf(limited.id),
+      (s) => s.status === 'idle',
+    );
     expect(idle.status).toBe('idle');
     expect(idle.recent_asset_ids).toHaveLength(1); // it was live and recorded until the limit
   });

@@ -22,12 +22,20 @@ describe('SRT ingest', () => {
   });
 
   it('records an SRT session with the stream’s passphrase: active over srt, a growing live playlist, then a ready live_srt asset', async () => {
-    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], new_asset_settings: { playback_policies: ['public'] }, latency_mode: 'low' });
+    const stream = await mux.video.liveStreams.create({
+      playback_policies: ['public'],
+      new_asset_settings: { playback_policies: ['public'] },
+      latency_mode: 'low',
+    });
     expect(stream.srt_passphrase).toEqual(expect.any(String));
     const playbackId = stream.playback_ids![0].id;
     const encoder = push(stream.stream_key!, stream.srt_passphrase);
     const pushedAt = Date.now();
-    const active = await eventually(() => statusOf(stream.id), (s) => s.status === 'active' && s.active_asset_id !== undefined, 30_000);
+    const active = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active' && s.active_asset_id !== undefined,
+      30_000,
+    );
     expect(active).toMatchObject({ status: 'active', active_ingest_protocol: 'srt' });
     const assetId = active.active_asset_id!;
     expect(await mux.video.assets.retrieve(assetId)).toMatchObject({ status: 'preparing', is_live: true, live_stream_id: stream.id, ingest_type: 'live_srt' });
@@ -41,7 +49,11 @@ describe('SRT ingest', () => {
     await new Promise((r) => setTimeout(r, Math.max(0, 8000 - (Date.now() - pushedAt))));
     await encoder.stop();
     const pushedSeconds = (Date.now() - pushedAt) / 1000;
-    const idle = await eventually(() => statusOf(stream.id), (s) => s.status === 'idle', 30_000);
+    const idle = await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'idle',
+      30_000,
+    );
     expect(idle.active_ingest_protocol).toBeUndefined();
     const asset = await settledAsset(mux, assetId);
     expect(asset).toMatchObject({ status: 'ready', is_live: false, ingest_type: 'live_srt', live_stream_id: stream.id });
@@ -64,12 +76,29 @@ describe('SRT ingest', () => {
   it('drops the SRT encoder when the key is reset, and takes it back with the new key', async () => {
     const stream = await mux.video.liveStreams.create({ reconnect_window: 0 });
     const first = push(stream.stream_key!, stream.srt_passphrase);
-    await eventually(() => statusOf(stream.id), (s) => s.status === 'active', 30_000);
+    await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active',
+      30_000,
+    );
     const reset = await mux.video.liveStreams.resetStreamKey(stream.id);
     expect(await endsWithin(first, 20_000)).toBe(true);
-    expect((await eventually(() => statusOf(stream.id), (s) => s.status === 'idle')).status).toBe('idle');
+    expect(
+      (
+        await eventually(
+          () => statusOf(stream.id),
+          (s) => s.status === 'idle',
+        )
+      ).status,
+    ).toBe('idle');
 
     push(reset.stream_key!, stream.srt_passphrase);
-    expect(await eventually(() => statusOf(stream.id), (s) => s.status === 'active', 30_000)).toMatchObject({ status: 'active', active_ingest_protocol: 'srt' });
+    expect(
+      await eventually(
+        () => statusOf(stream.id),
+        (s) => s.status === 'active',
+        30_000,
+      ),
+    ).toMatchObject({ status: 'active', active_ingest_protocol: 'srt' });
   });
 });

@@ -45,7 +45,10 @@ describe('live streams', () => {
       [{ latency_mode: 'fast' }, 'latency_mode'],
       [{ new_asset_settings: { input: [{ url: 'https://example.com/a.mp4' }] } }, 'new_asset_settings.input[0].url: must be omitted for a live stream'],
       [{ simulcast_targets: [{ url: 'https://example.com/app' }] }, 'simulcast_targets[0].url: must be an rtmp:// or rtmps:// URL'],
-      [{ generated_subtitles: [{ transcription_vocabulary_ids: ['missing'] }] }, 'generated_subtitles[0].transcription_vocabulary_ids: no transcription vocabulary missing'],
+      [
+        { generated_subtitles: [{ transcription_vocabulary_ids: ['missing'] }] },
+        'generated_subtitles[0].transcription_vocabulary_ids: no transcription vocabulary missing',
+      ],
     ] as const) {
       const res = await api('POST', '/video/v1/live-streams', { body });
       expect([res.status, (res.body.error.messages as string[]).join('\n')]).toEqual([400, expect.stringContaining(message)]);
@@ -54,7 +57,12 @@ describe('live streams', () => {
 
   it('updates the PATCH subset, resets the key, disables and enables, completes', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'] });
-    const patched = await mux.video.liveStreams.update(stream.id, { latency_mode: 'reduced', reconnect_window: 5, max_continuous_duration: 600, passthrough: 'p2' });
+    const patched = await mux.video.liveStreams.update(stream.id, {
+      latency_mode: 'reduced',
+      reconnect_window: 5,
+      max_continuous_duration: 600,
+      passthrough: 'p2',
+    });
     expect(patched).toMatchObject({ latency_mode: 'reduced', reconnect_window: 5, max_continuous_duration: 600, passthrough: 'p2' });
 
     const reset = await mux.video.liveStreams.resetStreamKey(stream.id);
@@ -82,7 +90,9 @@ describe('live streams', () => {
     expect((await api('GET', `/video/v1/playback-ids/${playbackId.id}`)).status).toBe(404);
 
     const vocabulary = await mux.video.transcriptionVocabularies.create({ phrases: ['Mux', 'HLS'] });
-    const generated = await mux.video.liveStreams.updateGeneratedSubtitles(stream.id, { generated_subtitles: [{ name: 'English', transcription_vocabulary_ids: [vocabulary.id] }] });
+    const generated = await mux.video.liveStreams.updateGeneratedSubtitles(stream.id, {
+      generated_subtitles: [{ name: 'English', transcription_vocabulary_ids: [vocabulary.id] }],
+    });
     expect(generated.generated_subtitles).toEqual([{ name: 'English', language_code: 'en', transcription_vocabulary_ids: [vocabulary.id] }]);
     const embedded = await mux.video.liveStreams.updateEmbeddedSubtitles(stream.id, { embedded_subtitles: [{ name: 'CC', language_channel: 'cc2' }] });
     expect(embedded.embedded_subtitles).toEqual([{ name: 'CC', language_code: 'en', language_channel: 'cc2' }]);
@@ -100,7 +110,11 @@ describe('live streams', () => {
 
   it('adds and deletes simulcast targets only while idle (409 otherwise)', async () => {
     const stream = await mux.video.liveStreams.create({});
-    const target = await mux.video.liveStreams.createSimulcastTarget(stream.id, { url: 'rtmp://live.example.com/app', stream_key: 'third-party-key', passthrough: 'yt' });
+    const target = await mux.video.liveStreams.createSimulcastTarget(stream.id, {
+      url: 'rtmp://live.example.com/app',
+      stream_key: 'third-party-key',
+      passthrough: 'yt',
+    });
     expect(target).toEqual({ id: expect.any(String), status: 'idle', url: 'rtmp://live.example.com/app', stream_key: 'third-party-key', passthrough: 'yt' });
     expect(await mux.video.liveStreams.retrieveSimulcastTarget(stream.id, target.id)).toEqual(target);
     expect((await mux.video.liveStreams.retrieve(stream.id)).simulcast_targets).toEqual([target]);
@@ -130,7 +144,12 @@ describe('live streams', () => {
       if (hooks.some((w) => bodyOf(w).type === 'video.live_stream.deleted')) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(hooks.map((w) => bodyOf(w).type)).toEqual(['video.live_stream.created', 'video.live_stream.disabled', 'video.live_stream.enabled', 'video.live_stream.deleted']);
+    expect(hooks.map((w) => bodyOf(w).type)).toEqual([
+      'video.live_stream.created',
+      'video.live_stream.disabled',
+      'video.live_stream.enabled',
+      'video.live_stream.deleted',
+    ]);
     for (const hook of hooks) {
       const event = (await mux.webhooks.unwrap(hook.body, hook.headers, process.env.E2E_WEBHOOK_SECRET!)) as unknown as WebhookBody;
       expect(event.object).toEqual({ type: 'live', id: stream.id });

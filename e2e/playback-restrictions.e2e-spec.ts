@@ -23,7 +23,11 @@ describe('playback restrictions (spec 2.7, 4.7)', () => {
     expect((await mux.video.playbackRestrictions.retrieve(created.id)).referrer.allowed_domains).toEqual(['*']);
 
     const agentUpdated = await mux.video.playbackRestrictions.updateUserAgent(created.id, { allow_no_user_agent: true, allow_high_risk_user_agent: false });
-    expect(agentUpdated).toEqual({ ...updated, updated_at: agentUpdated.updated_at, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: false } });
+    expect(agentUpdated).toEqual({
+      ...updated,
+      updated_at: agentUpdated.updated_at,
+      user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: false },
+    });
     expect(Number(agentUpdated.updated_at)).toBeGreaterThanOrEqual(Number(updated.updated_at));
     expect(await mux.video.playbackRestrictions.retrieve(created.id)).toEqual(agentUpdated);
 
@@ -34,7 +38,10 @@ describe('playback restrictions (spec 2.7, 4.7)', () => {
   });
 
   it('defaults allow_no_referrer to false and accepts an empty deny-all list', async () => {
-    const r = await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: [] }, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true } });
+    const r = await mux.video.playbackRestrictions.create({
+      referrer: { allowed_domains: [] },
+      user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true },
+    });
     expect(r.referrer).toEqual({ allowed_domains: [], allow_no_referrer: false });
   });
 
@@ -45,7 +52,9 @@ describe('playback restrictions (spec 2.7, 4.7)', () => {
     const id = withoutRule.body.data.id;
     expect((await mux.video.playbackRestrictions.retrieve(id)).user_agent).toEqual({ allow_no_user_agent: true, allow_high_risk_user_agent: true });
 
-    const oneFlag = await api('POST', '/video/v1/playback-restrictions', { body: { referrer: { allowed_domains: ['ua.test'] }, user_agent: { allow_high_risk_user_agent: false } } });
+    const oneFlag = await api('POST', '/video/v1/playback-restrictions', {
+      body: { referrer: { allowed_domains: ['ua.test'] }, user_agent: { allow_high_risk_user_agent: false } },
+    });
     expect(oneFlag.status).toBe(201);
     expect(oneFlag.body.data.user_agent).toEqual({ allow_no_user_agent: true, allow_high_risk_user_agent: false });
 
@@ -65,7 +74,10 @@ describe('playback restrictions (spec 2.7, 4.7)', () => {
     expect(create.body).toEqual({ error: { type: 'invalid_parameters', messages: ['user_agent.allow_no_user_agent: must be a boolean, not a string'] } });
     expect((await api('GET', '/video/v1/playback-restrictions?limit=1')).body.total_row_count).toBe(before);
 
-    const r = await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: ['a.test'] }, user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: false } });
+    const r = await mux.video.playbackRestrictions.create({
+      referrer: { allowed_domains: ['a.test'] },
+      user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: false },
+    });
     const put = await api('PUT', `/video/v1/playback-restrictions/${r.id}/user_agent`, { body: { allow_no_user_agent: 'yes' } });
     expect(put.status).toBe(400);
     expect(put.body).toEqual({ error: { type: 'invalid_parameters', messages: ['allow_no_user_agent: must be a boolean, not a string'] } });
@@ -74,7 +86,11 @@ describe('playback restrictions (spec 2.7, 4.7)', () => {
   });
 
   it('lists with total_row_count, page and limit', async () => {
-    for (let i = 0; i < 3; i++) await mux.video.playbackRestrictions.create({ referrer: { allowed_domains: [`site${i}.test`] }, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true } });
+    for (let i = 0; i < 3; i++)
+      await mux.video.playbackRestrictions.create({
+        referrer: { allowed_domains: [`site${i}.test`] },
+        user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true },
+      });
     const page = await api('GET', '/video/v1/playback-restrictions?limit=2&page=1');
     expect(page.status).toBe(200);
     expect(page.body.limit).toBe(2);

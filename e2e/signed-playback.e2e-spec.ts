@@ -16,7 +16,10 @@ describe('signed playback and playback restrictions (spec 2.7, 5)', () => {
   let signedId: string;
   let key: { id: string; private_key: string };
 
-  const sign = (playbackId: string, options: { expiration?: string; type?: 'video' | 'thumbnail'; params?: Record<string, string>; keyId?: string; keySecret?: string } = {}) =>
+  const sign = (
+    playbackId: string,
+    options: { expiration?: string; type?: 'video' | 'thumbnail'; params?: Record<string, string>; keyId?: string; keySecret?: string } = {},
+  ) =>
     mux.jwt.signPlaybackId(playbackId, {
       keyId: options.keyId ?? key.id,
       keySecret: options.keySecret ?? key.private_key,

@@ -29,7 +29,10 @@ describe('signing keys (spec 2.4, 4.1)', () => {
   it('signs playback tokens with the SDK helper', async () => {
     const key = await mux.system.signingKeys.create();
     const token = await mux.jwt.signPlaybackId('some-playback-id', { keyId: key.id, keySecret: key.private_key, expiration: '1h' });
-    const [header, payload] = token.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    const [header, payload] = token
+      .split('.')
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
     expect(header.alg).toBe('RS256');
     expect(payload).toMatchObject({ sub: 'some-playback-id', aud: 'v', kid: key.id });
   });

@@ -33,7 +33,11 @@ describe('simulcast relaying', () => {
   it('relays to a second RTMP server: idle → starting → broadcasting, errored (normal) when it goes away, broadcasting again after the retry, idle at the end', async () => {
     const port = await freePort();
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0 });
-    const target = await mux.video.liveStreams.createSimulcastTarget(stream.id, { url: `rtmp://127.0.0.1:${port}/live`, stream_key: 'relay-key', passthrough: 'second server' });
+    const target = await mux.video.liveStreams.createSimulcastTarget(stream.id, {
+      url: `rtmp://127.0.0.1:${port}/live`,
+      stream_key: 'relay-key',
+      passthrough: 'second server',
+    });
     expect(target).toMatchObject({ status: 'idle', url: `rtmp://127.0.0.1:${port}/live`, stream_key: 'relay-key', passthrough: 'second server' });
     expect(target.error_severity).toBeUndefined();
     const targetNow = () => mux.video.liveStreams.retrieveSimulcastTarget(stream.id, target.id);
@@ -69,7 +73,10 @@ describe('simulcast relaying', () => {
     expect(Number(probe.format.duration)).toBeGreaterThan(2);
 
     const hooks = await eventually(
-      async () => receivedWebhooks().filter((w) => objectOf(w) === target.id).map(typeOf),
+      async () =>
+        receivedWebhooks()
+          .filter((w) => objectOf(w) === target.id)
+          .map(typeOf),
       (types) => types.includes('video.live_stream.simulcast_target.idle'),
     );
     expect(hooks).toEqual([

@@ -62,14 +62,16 @@ describe('a direct upload whose chunk was cut by a crash', () => {
 
   async function uploadThroughCrash(mux: Mux, crash: () => Promise<Mux>): Promise<void> {
     const upload = await mux.video.uploads.create({ cors_origin: '*', new_asset_settings: { playback_policies: ['public'] } });
-    const stalled = stalledChunk(upload.url, first, firstRange, 256 * 1024);
-    await claimHeld(upload.url, first, firstRange);
+    const url = upload.url;
+    if (!url) throw new Error('the upload has no url');
+    const stalled = stalledChunk(url, first, firstRange, 256 * 1024);
+    await claimHeld(url, first, firstRange);
     const after = await crash();
     await stalled;
 
-    const resent = await upchunkPut(upload.url, first, firstRange);
+    const resent = await upchunkPut(url, first, firstRange);
     expect(resent.status).toBe(308);
-    const last = await upchunkPut(upload.url, file.subarray(MiB), secondRange);
+    const last = await upchunkPut(url, file.subarray(MiB), secondRange);
     expect(last.status).toBe(200);
     const done = await uploadWhen(after, upload.id, (u) => u.status !== 'waiting');
     expect(done.status).toBe('asset_created');

@@ -44,7 +44,10 @@ describe('direct uploads', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('creates a waiting upload with Mux’s defaults and echoes its asset settings', async () => {
-    const upload = await mux.video.uploads.create({ cors_origin: 'https://app.example.com', new_asset_settings: { playback_policies: ['public'], passthrough: 'from-upload' } });
+    const upload = await mux.video.uploads.create({
+      cors_origin: 'https://app.example.com',
+      new_asset_settings: { playback_policies: ['public'], passthrough: 'from-upload' },
+    });
     expect(upload).toMatchObject({
       status: 'waiting',
       timeout: 3600,
@@ -141,7 +144,11 @@ describe('direct uploads', () => {
     const cases: Array<[unknown, number, string]> = [
       [{ timeout: 59 }, 400, 'timeout: must be at least 60'],
       [{ timeout: 604801 }, 400, 'timeout: must be at most 604800'],
-      [{ new_asset_settings: { input: [{ url: 'https://example.com/a.mp4' }] } }, 400, 'new_asset_settings.input[0].url: must be omitted for a direct upload (the uploaded file is the main input)'],
+      [
+        { new_asset_settings: { input: [{ url: 'https://example.com/a.mp4' }] } },
+        400,
+        'new_asset_settings.input[0].url: must be omitted for a direct upload (the uploaded file is the main input)',
+      ],
       [{ new_asset_settings: { max_resolution_tier: '720p' } }, 400, 'new_asset_settings.max_resolution_tier'],
       [{ new_asset_settings: { playback_policy: ['everyone'] } }, 400, 'new_asset_settings.playback_policy'],
       [{ new_asset_settings: { mp4_support: 'standard' } }, 501, 'new_asset_settings.mp4_support: "standard" is not implemented yet'],

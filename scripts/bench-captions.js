@@ -26,15 +26,28 @@ function prepareCaptionsSource() {
 function watchBoth(streamUrl, playbackId) {
   const seen = { media: new Map(), subs: new Map() };
   let stopped = false;
-  const names = (text) => text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => path.basename(l.split('?')[0]));
+  const names = (text) =>
+    text
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => path.basename(l.split('?')[0]));
   const loop = (async () => {
     while (!stopped) {
-      const master = await fetch(`${streamUrl}/${playbackId}.m3u8`).then((r) => (r.ok ? r.text() : ''), () => '');
+      const master = await fetch(`${streamUrl}/${playbackId}.m3u8`).then(
+        (r) => (r.ok ? r.text() : ''),
+        () => '',
+      );
       const media = master.split('\n').find((l) => l.startsWith(`${playbackId}/`));
       const subs = /TYPE=SUBTITLES[^\n]*URI="([^"]+)"/.exec(master)?.[1];
-      for (const [kind, uri] of [['media', media], ['subs', subs]]) {
+      for (const [kind, uri] of [
+        ['media', media],
+        ['subs', subs],
+      ]) {
         if (!uri) continue;
-        const text = await fetch(`${streamUrl}/${uri}`).then((r) => (r.ok ? r.text() : ''), () => '');
+        const text = await fetch(`${streamUrl}/${uri}`).then(
+          (r) => (r.ok ? r.text() : ''),
+          () => '',
+        );
         for (const name of names(text)) if (!seen[kind].has(name.replace(/\.\w+$/, ''))) seen[kind].set(name.replace(/\.\w+$/, ''), Date.now());
       }
       await new Promise((r) => setTimeout(r, 100));
@@ -46,21 +59,65 @@ function watchBoth(streamUrl, playbackId) {
 async function benchCaptions({ json, streamUrl, rtmpPort }, { python, wav }) {
   const ffmpeg = ffmpegPath();
   console.log('\nGenerated live subtitles (PocketSphinx en-us; spoken English under a 640x360 test pattern, reduced latency, 2 s segments)');
-  const stream = (await (await json('POST', '/video/v1/live-streams', { playback_policy: ['public'], latency_mode: 'reduced', generated_subtitles: [{ language_code: 'en' }] })).json()).data;
-  const encoder = spawn(ffmpeg, [
-    '-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30', '-stream_loop', '-1', '-i', wav,
-    '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '60', '-c:a', 'aac', '-ar', '48000',
-    '-t', '40', '-f', 'flv', `rtmp://127.0.0.1:${rtmpPort}/app/${stream.stream_key}`,
-  ], { stdio: 'ignore' });
+  const stream = (
+    await (
+      await json('POST', '/video/v1/live-streams', { playback_policy: ['public'], latency_mode: 'reduced', generated_subtitles: [{ language_code: 'en' }] })
+    ).json()
+  ).data;
+  const encoder = spawn(
+    ffmpeg,
+    [
+      '-v',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=640x360:rate=30',
+      '-stream_loop',
+      '-1',
+      '-i',
+      wav,
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '60',
+      '-c:a',
+      'aac',
+      '-ar',
+      '48000',
+      '-t',
+      '40',
+      '-f',
+      'flv',
+      `rtmp://127.0.0.1:${rtmpPort}/app/${stream.stream_key}`,
+    ],
+    { stdio: 'ignore' },
+  );
   const watcher = watchBoth(streamUrl, stream.playback_ids[0].id);
   await new Promise((r) => encoder.once('exit', r));
   await new Promise((r) => setTimeout(r, 3000));
   await watcher.stop();
-  const lags = [...watcher.seen.media].filter(([name]) => watcher.seen.subs.has(name)).map(([name, at]) => watcher.seen.subs.get(name) - at).slice(1, -1);
-  console.log(`subtitle segment listed after its media segment   median ${(median(lags) / 1000).toFixed(2)} s  (max ${(Math.max(...lags) / 1000).toFixed(2)} s over ${lags.length} segments)`);
+  const lags = [...watcher.seen.media]
+    .filter(([name]) => watcher.seen.subs.has(name))
+    .map(([name, at]) => watcher.seen.subs.get(name) - at)
+    .slice(1, -1);
+  console.log(
+    `subtitle segment listed after its media segment   median ${(median(lags) / 1000).toFixed(2)} s  (max ${(Math.max(...lags) / 1000).toFixed(2)} s over ${lags.length} segments)`,
+  );
 
   // the recognizer alone: 120 s of the speech as 16 kHz PCM, one process
-  const pcm = execFileSync(ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', wav, '-t', '120', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
+  const pcm = execFileSync(ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', wav, '-t', '120', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const t0 = performance.now();
   const run = spawnSync(python, [RECOGNIZE, '--max-utterance', '4'], { input: pcm, maxBuffer: 16 * 1024 * 1024 });
   const seconds = (performance.now() - t0) / 1000;

@@ -30,11 +30,32 @@ function prepareLiveSource() {
   if (fs.existsSync(file)) return file;
   console.log('generating 720p-60s-gop1.mp4 (cached for later runs)…');
   execFileSync(ffmpegPath(), [
-    '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=60',
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=60',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-g', '30', '-b:v', '3M',
-    '-c:a', 'aac', '-ac', '2', `${file}.part.mp4`,
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=60',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000:duration=60',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '30',
+    '-b:v',
+    '3M',
+    '-c:a',
+    'aac',
+    '-ac',
+    '2',
+    `${file}.part.mp4`,
   ]);
   fs.renameSync(`${file}.part.mp4`, file);
   return file;
@@ -56,7 +77,21 @@ const BURN_TIMESTAMP =
 
 /** The capture times (ms, mod 2^24) burnt into a segment's frames, read back by decoding it. */
 function burntTimes(ffmpeg, url) {
-  const raw = execFileSync(ffmpeg, ['-v', 'error', '-i', url, '-vf', `crop=${BARCODE_BITS * BARCODE_BLOCK}:${BARCODE_BLOCK}:0:0,scale=${BARCODE_BITS}:1:flags=area,format=gray`, '-f', 'rawvideo', '-'], { maxBuffer: 64 * 1024 * 1024 });
+  const raw = execFileSync(
+    ffmpeg,
+    [
+      '-v',
+      'error',
+      '-i',
+      url,
+      '-vf',
+      `crop=${BARCODE_BITS * BARCODE_BLOCK}:${BARCODE_BLOCK}:0:0,scale=${BARCODE_BITS}:1:flags=area,format=gray`,
+      '-f',
+      'rawvideo',
+      '-',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   const times = [];
   for (let f = 0; f + BARCODE_BITS <= raw.length; f += BARCODE_BITS) {
     let ms = 0;
@@ -67,14 +102,42 @@ function burntTimes(ffmpeg, url) {
 }
 
 /** How long before `at` (ms since the epoch) a burnt time mod 2^24 was. */
-const burntAge = (at, burnt) => (((at % BARCODE_WRAP) - burnt) % BARCODE_WRAP + BARCODE_WRAP) % BARCODE_WRAP;
+const burntAge = (at, burnt) => ((((at % BARCODE_WRAP) - burnt) % BARCODE_WRAP) + BARCODE_WRAP) % BARCODE_WRAP;
 
 function push(ffmpeg, rtmpUrl, source) {
-  const input = source ? ['-re', '-i', source, '-c', 'copy'] : [
-    '-re', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-filter_complex', BURN_TIMESTAMP, '-map', '[v]', '-map', '1:a',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ac', '2',
-  ];
+  const input = source
+    ? ['-re', '-i', source, '-c', 'copy']
+    : [
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=1280x720:rate=30',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=48000',
+        '-filter_complex',
+        BURN_TIMESTAMP,
+        '-map',
+        '[v]',
+        '-map',
+        '1:a',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-tune',
+        'zerolatency',
+        '-g',
+        '30',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-ac',
+        '2',
+      ];
   const child = spawn(ffmpeg, ['-v', 'error', ...input, '-f', 'flv', rtmpUrl], { stdio: 'ignore' });
   return { child, startedAt: Date.now(), stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGINT')))) };
 }
@@ -127,7 +190,8 @@ const median = (values) => {
 async function benchLive({ json, streamUrl, rtmpPort }, source) {
   const ffmpeg = ffmpegPath();
   const rtmp = (key) => `rtmp://127.0.0.1:${rtmpPort}/app/${key}`;
-  const create = async (mode) => (await (await json('POST', '/video/v1/live-streams', { playback_policy: ['public'], latency_mode: mode, reconnect_window: 0 })).json()).data;
+  const create = async (mode) =>
+    (await (await json('POST', '/video/v1/live-streams', { playback_policy: ['public'], latency_mode: mode, reconnect_window: 0 })).json()).data;
 
   console.log('\nLive (RTMP push of a 720p30 test pattern encoded in real time, 1 s GOP, capture time burnt into each frame; HLS stream-copied)');
   for (const mode of ['standard', 'reduced', 'low']) {
@@ -157,7 +221,9 @@ async function benchLive({ json, streamUrl, rtmpPort }, source) {
     await Promise.all(watchers.map((w) => w.stop()));
     const kept = watchers.every((w) => w.lateness.length >= 5 && w.lateness.slice(1).every((ms) => ms < 2 * SEGMENT.reduced * 1000 + 1000));
     const worst = Math.max(...watchers.flatMap((w) => w.lateness.slice(1)));
-    console.log(`${String(n).padStart(2)} concurrent 720p streams: ${kept ? 'kept up' : 'fell behind'} (worst segment listed ${(worst / 1000).toFixed(2)} s after capture)`);
+    console.log(
+      `${String(n).padStart(2)} concurrent 720p streams: ${kept ? 'kept up' : 'fell behind'} (worst segment listed ${(worst / 1000).toFixed(2)} s after capture)`,
+    );
     if (!kept) break;
     best = n;
     await new Promise((r) => setTimeout(r, 3000)); // let the recordings close before the next round

@@ -25,13 +25,42 @@ function sourceFile(ffmpeg, seconds) {
   if (fs.existsSync(file)) return file;
   console.log(`generating ${path.basename(file)} (cached for later runs)…`);
   const tmp = `${file}.part.mp4`;
-  execFileSync(ffmpeg, [
-    '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=30:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '60', '-b:v', '6M',
-    '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-movflags', '+faststart', tmp,
-  ], { stdio: 'inherit' });
+  execFileSync(
+    ffmpeg,
+    [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=1920x1080:rate=30:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '60',
+      '-b:v',
+      '6M',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-ac',
+      '2',
+      '-movflags',
+      '+faststart',
+      tmp,
+    ],
+    { stdio: 'inherit' },
+  );
   fs.renameSync(tmp, file);
   return file;
 }
@@ -41,7 +70,9 @@ function serve(file) {
     res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': fs.statSync(file).size });
     fs.createReadStream(file).pipe(res);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/${path.basename(file)}`, close: () => server.close() })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/${path.basename(file)}`, close: () => server.close() })),
+  );
 }
 
 const variantCount = (master) => (master.match(/#EXT-X-STREAM-INF/g) ?? []).length;
@@ -60,7 +91,10 @@ async function poll(check, timeoutMs, everyMs = 20) {
 async function ingest({ json, streamUrl }, url, { waitForLadder }) {
   const t0 = performance.now();
   const created = await (await json('POST', '/video/v1/assets', { inputs: [{ url }], playback_policies: ['public'] })).json();
-  const { id, playback_ids: [{ id: playbackId }] } = created.data;
+  const {
+    id,
+    playback_ids: [{ id: playbackId }],
+  } = created.data;
   const asset = await poll(async () => {
     const a = (await (await json('GET', `/video/v1/assets/${id}`)).json()).data;
     return a.status === 'preparing' ? undefined : a;
@@ -73,10 +107,14 @@ async function ingest({ json, streamUrl }, url, { waitForLadder }) {
   let ladderMs;
   let ladderVariants;
   if (waitForLadder) {
-    ladderVariants = await poll(async () => {
-      const n = variantCount(await (await fetch(`${streamUrl}/${playbackId}.m3u8`)).text());
-      return n > firstVariants ? n : undefined;
-    }, 60 * 60_000, 250);
+    ladderVariants = await poll(
+      async () => {
+        const n = variantCount(await (await fetch(`${streamUrl}/${playbackId}.m3u8`)).text());
+        return n > firstVariants ? n : undefined;
+      },
+      60 * 60_000,
+      250,
+    );
     ladderMs = performance.now() - t0 - readyMs;
   }
   await json('DELETE', `/video/v1/assets/${id}`);
@@ -86,7 +124,13 @@ async function ingest({ json, streamUrl }, url, { waitForLadder }) {
 /** The same ladder as the worker's for a 1080p source, as one hand-written ffmpeg command. */
 function plainLadder(ffmpeg, input) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-plain-ladder-'));
-  const rungs = [[1920, 1080, 5_000_000], [1280, 720, 3_000_000], [960, 540, 2_000_000], [640, 360, 800_000], [480, 270, 400_000]];
+  const rungs = [
+    [1920, 1080, 5_000_000],
+    [1280, 720, 3_000_000],
+    [960, 540, 2_000_000],
+    [640, 360, 800_000],
+    [480, 270, 400_000],
+  ];
   const split = `[0:v]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join('')}`;
   const scales = rungs.map(([w, h], i) => `[s${i}]scale=${w}:${h}[v${i}]`);
   const args = ['-v', 'error', '-y', '-i', input, '-filter_complex', [split, ...scales].join(';')];
@@ -94,9 +138,27 @@ function plainLadder(ffmpeg, input) {
   // The same outputs as the worker's: High profile, 4 s closed GOPs, capped VBR (maxrate 1.07x, buffer 1.5x).
   args.push('-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-g', '120', '-keyint_min', '120', '-sc_threshold', '0');
   rungs.forEach(([, , b], i) => args.push(`-b:v:${i}`, String(b), `-maxrate:v:${i}`, String(Math.round(b * 1.07)), `-bufsize:v:${i}`, String(b * 1.5)));
-  args.push('-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod',
-    '-hls_segment_filename', `${out}/%v/segment_%03d.ts`, '-master_pl_name', 'master.m3u8',
-    '-var_stream_map', rungs.map((_, i) => `v:${i},a:${i}`).join(' '), `${out}/%v/index.m3u8`);
+  args.push(
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-ac',
+    '2',
+    '-f',
+    'hls',
+    '-hls_time',
+    '4',
+    '-hls_playlist_type',
+    'vod',
+    '-hls_segment_filename',
+    `${out}/%v/segment_%03d.ts`,
+    '-master_pl_name',
+    'master.m3u8',
+    '-var_stream_map',
+    rungs.map((_, i) => `v:${i},a:${i}`).join(' '),
+    `${out}/%v/index.m3u8`,
+  );
   const t0 = performance.now();
   const result = spawnSync(ffmpeg, args, { stdio: 'inherit' });
   const ms = performance.now() - t0;
@@ -124,7 +186,9 @@ async function benchMedia(platform, { ffmpeg, files }) {
       const repeats = seconds === 60 ? 3 : 1;
       for (let i = 0; i < repeats; i++) runs.push(await ingest(platform, server.url, { waitForLadder: false }));
       const ready = runs.map((r) => r.readyMs).sort((a, b) => a - b);
-      console.log(`create → ready (playable), ${String(seconds).padStart(3)} s file   median ${s(ready[Math.floor(ready.length / 2)])}  (runs: ${ready.map(s).join(', ')}; ${runs[0].firstVariants} variant at ready)`);
+      console.log(
+        `create → ready (playable), ${String(seconds).padStart(3)} s file   median ${s(ready[Math.floor(ready.length / 2)])}  (runs: ${ready.map(s).join(', ')}; ${runs[0].firstVariants} variant at ready)`,
+      );
     } finally {
       server.close();
     }
@@ -134,7 +198,9 @@ async function benchMedia(platform, { ffmpeg, files }) {
   try {
     const worker = await ingest(platform, server.url, { waitForLadder: true });
     const plain = plainLadder(ffmpeg, file);
-    console.log(`full ladder, 60 s file: worker ${s(worker.ladderMs)} (${worker.ladderVariants} variants, upload included), plain ffmpeg ${s(plain)}, ratio ${(worker.ladderMs / plain).toFixed(2)}`);
+    console.log(
+      `full ladder, 60 s file: worker ${s(worker.ladderMs)} (${worker.ladderVariants} variants, upload included), plain ffmpeg ${s(plain)}, ratio ${(worker.ladderMs / plain).toFixed(2)}`,
+    );
   } finally {
     server.close();
   }

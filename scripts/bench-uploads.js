@@ -44,10 +44,14 @@ async function measured(pid, work) {
 /** One PUT whose body is bytes `start`..`end` of the file, streamed from disk. */
 function putRange(url, file, start, end, headers) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', headers: { 'content-length': end - start + 1, 'content-type': 'application/octet-stream', ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
+    const req = http.request(
+      url,
+      { method: 'PUT', headers: { 'content-length': end - start + 1, 'content-type': 'application/octet-stream', ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      },
+    );
     req.on('error', reject);
     fs.createReadStream(file, { start, end, highWaterMark: MiB }).pipe(req);
   });
@@ -82,7 +86,9 @@ async function benchUploads({ json, pid, dataDir }) {
   fs.rmSync(copyTarget);
   const streamed = await measured(pid, async () => execFileSync('dd', [`if=${file}`, `of=${copyTarget}`, 'bs=1M'], { stdio: 'ignore' }));
   fs.rmSync(copyTarget);
-  console.log(`plain copy into the store folder: cp ${plain.seconds.toFixed(2)} s (${(size / MiB / plain.seconds).toFixed(0)} MiB/s), dd bs=1M ${streamed.seconds.toFixed(2)} s (${(size / MiB / streamed.seconds).toFixed(0)} MiB/s)`);
+  console.log(
+    `plain copy into the store folder: cp ${plain.seconds.toFixed(2)} s (${(size / MiB / plain.seconds).toFixed(0)} MiB/s), dd bs=1M ${streamed.seconds.toFixed(2)} s (${(size / MiB / streamed.seconds).toFixed(0)} MiB/s)`,
+  );
   const ratios = (seconds) => `ratio to cp ${(seconds / plain.seconds).toFixed(2)}, to dd ${(seconds / streamed.seconds).toFixed(2)}`;
 
   const before = rssMiB(pid);

@@ -73,7 +73,15 @@ async function main() {
   const liveSource = process.argv.includes('--no-live') ? undefined : prepareLiveSource();
   const speech = process.argv.includes('--no-live') || process.argv.includes('--no-captions') ? undefined : prepareCaptionsSource();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
-  const env = { ...process.env, DATA_DIR: dataDir, ACCESS_TOKEN_ID: TOKEN.id, ACCESS_TOKEN_SECRET: TOKEN.secret, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    ACCESS_TOKEN_ID: TOKEN.id,
+    ACCESS_TOKEN_SECRET: TOKEN.secret,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
+  };
   env.API_PORT = String(await freePort());
   env.STREAM_PORT = String(await freePort());
   env.UPLOAD_PORT = String(await freePort());
@@ -90,7 +98,10 @@ async function main() {
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error('platform exited during start');
-      const ok = await fetch(`${baseUrl}/healthz`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (performance.now() - t0 > 120_000) throw new Error('platform not healthy after 120 s');
       await new Promise((r) => setTimeout(r, 50));
@@ -104,9 +115,13 @@ async function main() {
     const json = (method, url, body) =>
       fetch(`${baseUrl}${url}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
     await load(baseUrl, 'GET /healthz (no auth)', 500, 8, () => fetch(`${baseUrl}/healthz`));
-    await load(baseUrl, 'POST playback-restrictions', 500, 8, (i) => json('POST', '/video/v1/playback-restrictions', { referrer: { allowed_domains: [`s${i}.bench.test`] } }));
+    await load(baseUrl, 'POST playback-restrictions', 500, 8, (i) =>
+      json('POST', '/video/v1/playback-restrictions', { referrer: { allowed_domains: [`s${i}.bench.test`] } }),
+    );
     await load(baseUrl, 'GET playback-restrictions?limit=25', 500, 8, () => json('GET', '/video/v1/playback-restrictions?limit=25'));
-    await load(baseUrl, 'POST transcription-vocabularies', 500, 8, (i) => json('POST', '/video/v1/transcription-vocabularies', { phrases: [`p${i}`, 'HLS', 'Mux'] }));
+    await load(baseUrl, 'POST transcription-vocabularies', 500, 8, (i) =>
+      json('POST', '/video/v1/transcription-vocabularies', { phrases: [`p${i}`, 'HLS', 'Mux'] }),
+    );
     await load(baseUrl, 'POST signing-keys (RSA 2048 keygen)', 40, 2, () => json('POST', '/system/v1/signing-keys'));
     await load(baseUrl, 'GET 400 (validation error)', 500, 8, () => json('GET', '/system/v1/signing-keys?limit=0'), [400]);
     const loaded = memoryMiB(child.pid);

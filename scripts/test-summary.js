@@ -8,7 +8,10 @@ const [dir, seconds] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const r = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   console.log(`${path.basename(file, '.json').padEnd(16)} ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
   passed += r.numPassedTests;

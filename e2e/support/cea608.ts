@@ -75,7 +75,28 @@ export async function captionedVideo(dir: string, seconds: number): Promise<stri
   const plain = path.join(dir, 'plain.h264');
   const captioned = path.join(dir, 'captioned.h264');
   if (fs.existsSync(captioned)) return captioned;
-  await run(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-bf', '0', '-g', '30', '-pix_fmt', 'yuv420p', '-f', 'h264', plain]);
+  await run(FFMPEG, [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=640x360:rate=30:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-bf',
+    '0',
+    '-g',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    '-f',
+    'h264',
+    plain,
+  ]);
   fs.writeFileSync(captioned, withCaptions(fs.readFileSync(plain), 30));
   return captioned;
 }

@@ -31,20 +31,63 @@ export function pushSrt(streamKey: string, passphrase: string | undefined, optio
 /** An H.264 elementary stream (as made by captionedVideo) pushed in real time with a tone, video stream-copied. */
 export function pushRtmpFile(streamKey: string, h264: string): Encoder {
   return spawnEncoder([
-    '-v', 'error', '-re', '-f', 'h264', '-framerate', '30', '-i', h264,
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', '-ac', '2', '-shortest',
-    '-f', 'flv', `rtmp://127.0.0.1:${rtmpPort()}/app/${streamKey}`,
+    '-v',
+    'error',
+    '-re',
+    '-f',
+    'h264',
+    '-framerate',
+    '30',
+    '-i',
+    h264,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-c:v',
+    'copy',
+    '-c:a',
+    'aac',
+    '-ac',
+    '2',
+    '-shortest',
+    '-f',
+    'flv',
+    `rtmp://127.0.0.1:${rtmpPort()}/app/${streamKey}`,
   ]);
 }
 
 function encode(size: string | undefined, output: string[]): Encoder {
   return spawnEncoder([
-    '-v', 'error', '-re',
-    '-f', 'lavfi', '-i', `testsrc2=size=${size ?? '640x360'}:rate=30`,
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '60', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-ac', '2',
+    '-v',
+    'error',
+    '-re',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size ?? '640x360'}:rate=30`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'zerolatency',
+    '-g',
+    '60',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-ac',
+    '2',
     ...output,
   ]);
 }
@@ -98,9 +141,13 @@ export interface RtmpReceiver {
  * rtmp://127.0.0.1:{port}/{app}/{key}; it takes one publisher and writes what it receives to `file`.
  */
 export function receiveRtmp(port: number, app: string, key: string, file: string): RtmpReceiver {
-  const child = spawn(FFMPEG, ['-v', 'error', '-listen', '1', '-timeout', '120', '-i', `rtmp://127.0.0.1:${port}/${app}/${key}`, '-c', 'copy', '-y', '-f', 'flv', file], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    FFMPEG,
+    ['-v', 'error', '-listen', '1', '-timeout', '120', '-i', `rtmp://127.0.0.1:${port}/${app}/${key}`, '-c', 'copy', '-y', '-f', 'flv', file],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   child.stderr?.resume();
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {

@@ -25,7 +25,15 @@ export async function launchChromium(): Promise<Browser> {
   const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts/infra/chromium.sh')], { encoding: 'utf8' }).trim();
   return chromium.launch({
     executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
 }
 
@@ -58,7 +66,12 @@ export async function servePlayerPage(): Promise<{ url(src: string, options?: Pl
   return {
     url: (src, options = {}) => {
       const { level, subtitles, rate } = typeof options === 'number' ? { level: options } : options;
-      const query = new URLSearchParams({ src, ...(level === undefined ? {} : { level: String(level) }), ...(subtitles ? { subtitles: '1' } : {}), ...(rate ? { rate: String(rate) } : {}) });
+      const query = new URLSearchParams({
+        src,
+        ...(level === undefined ? {} : { level: String(level) }),
+        ...(subtitles ? { subtitles: '1' } : {}),
+        ...(rate ? { rate: String(rate) } : {}),
+      });
       return `http://127.0.0.1:${port}/?${query.toString()}`;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -100,7 +113,12 @@ export async function playInBrowser(
  * Opens the page on a live `src` and watches it for `seconds` of wall-clock time once it plays:
  * how far playback advanced meanwhile (a player at the live edge keeps up in real time).
  */
-export async function watchLiveInBrowser(browser: Browser, pageUrl: string, seconds: number, timeoutMs = 60_000): Promise<PlayerState & { advanced: number; colours: number }> {
+export async function watchLiveInBrowser(
+  browser: Browser,
+  pageUrl: string,
+  seconds: number,
+  timeoutMs = 60_000,
+): Promise<PlayerState & { advanced: number; colours: number }> {
   const page = await browser.newPage();
   try {
     await page.goto(pageUrl);

@@ -150,5 +150,16 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     }
     closeLog();
   };
-  return { mode, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, tokenId: env.ACCESS_TOKEN_ID, tokenSecret: env.ACCESS_TOKEN_SECRET, env, logFile, pid: child.pid!, stop, kill };
+  return {
+    mode,
+    baseUrl,
+    streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`,
+    tokenId: env.ACCESS_TOKEN_ID,
+    tokenSecret: env.ACCESS_TOKEN_SECRET,
+    env,
+    logFile,
+    pid: child.pid!,
+    stop,
+    kill,
+  };
 }

@@ -16,8 +16,14 @@ const S3 = ['--set', 'config.s3.endpoint=http://minio:9000', '--set', 'config.s3
 const REQUIRED = ['--set', 'config.databaseUrl=postgres://x@db/p', '--set', 'config.kafkaBrokers=k:9092', ...S3];
 const SERVICE_NAMES = ['gateway', ...SERVICES.map((s) => s.name)];
 
-interface EnvVar { name: string; value?: string }
-interface Probe { grpc?: { port: number }; httpGet?: { path: string; port: number | string } }
+interface EnvVar {
+  name: string;
+  value?: string;
+}
+interface Probe {
+  grpc?: { port: number };
+  httpGet?: { path: string; port: number | string };
+}
 interface Container {
   name: string;
   image: string;
@@ -84,8 +90,16 @@ describe('charts/video-platform', () => {
 
   it('renders exactly one Deployment and one Service per service, named <release>-<service>', () => {
     const expected = SERVICE_NAMES.map((n) => `t-${n}`).sort();
-    expect(ofKind(objects, 'Deployment').map((o) => o.metadata.name).sort()).toEqual(expected);
-    expect(ofKind(objects, 'Service').map((o) => o.metadata.name).sort()).toEqual(expected);
+    expect(
+      ofKind(objects, 'Deployment')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(expected);
+    expect(
+      ofKind(objects, 'Service')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(expected);
     expect(expected).toHaveLength(10);
   });
 
@@ -117,9 +131,7 @@ describe('charts/video-platform', () => {
   );
 
   it('gateway: Service exposes http 8080 and the container is probed with GET /healthz', () => {
-    expect(byName(objects, 'Service', 't-gateway').spec!.ports).toEqual([
-      { name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' },
-    ]);
+    expect(byName(objects, 'Service', 't-gateway').spec!.ports).toEqual([{ name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' }]);
     const c = container(byName(objects, 'Deployment', 't-gateway'));
     for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
       expect(probe.httpGet).toEqual({ path: '/healthz', port: 'http' });
@@ -132,9 +144,7 @@ describe('charts/video-platform', () => {
       expect.objectContaining({ name: 'stream', port: 8081, targetPort: 'stream' }),
     );
     expect(byName(objects, 'Service', 't-uploads').spec!.ports).toContainEqual(expect.objectContaining({ name: 'upload', port: 8082, targetPort: 'upload' }));
-    expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual(
-      expect.objectContaining({ name: 'rtmp', port: 1935, targetPort: 'rtmp' }),
-    );
+    expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual(expect.objectContaining({ name: 'rtmp', port: 1935, targetPort: 'rtmp' }));
     expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual({ name: 'srt', port: 6001, targetPort: 'srt', protocol: 'UDP' });
     expect(container(byName(objects, 'Deployment', 't-live')).ports).toContainEqual({ name: 'srt', containerPort: 6001, protocol: 'UDP' });
     for (const d of ofKind(objects, 'Deployment')) {
@@ -160,9 +170,18 @@ describe('charts/video-platform', () => {
   it('sets only variables that @platform/config knows', () => {
     const known = new Set(Object.keys(envSchema.shape));
     const full = render(
-      '--set', 'config.clickhouseUrl=http://ch:8123', '--set', 'config.accessToken.id=tid', '--set', 'config.accessToken.secret=tsecret',
-      '--set', 'config.webhook.url=https://hooks.example.com/x', '--set', 'config.webhook.secret=whsecret',
-      '--set', 'config.uploads.baseUrl=https://upload.video.example',
+      '--set',
+      'config.clickhouseUrl=http://ch:8123',
+      '--set',
+      'config.accessToken.id=tid',
+      '--set',
+      'config.accessToken.secret=tsecret',
+      '--set',
+      'config.webhook.url=https://hooks.example.com/x',
+      '--set',
+      'config.webhook.secret=whsecret',
+      '--set',
+      'config.uploads.baseUrl=https://upload.video.example',
     );
     const names = [
       ...ofKind(full, 'Deployment').flatMap((d) => container(d).env.map((e) => e.name)),
@@ -174,10 +193,20 @@ describe('charts/video-platform', () => {
 
   it('puts credentials in the Secret and nothing secret in the ConfigMap', () => {
     const full = render(
-      '--set', 'config.playback.grantSecret=grantkey',
-      '--set', 'config.clickhouseUrl=http://u:chpass@ch:8123', '--set', 'config.accessToken.id=tid', '--set', 'config.accessToken.secret=tsecret',
-      '--set', 'config.webhook.url=https://hooks.example.com/x', '--set', 'config.webhook.secret=whsecret',
-      '--set', 'config.uploads.baseUrl=https://upload.video.example',
+      '--set',
+      'config.playback.grantSecret=grantkey',
+      '--set',
+      'config.clickhouseUrl=http://u:chpass@ch:8123',
+      '--set',
+      'config.accessToken.id=tid',
+      '--set',
+      'config.accessToken.secret=tsecret',
+      '--set',
+      'config.webhook.url=https://hooks.example.com/x',
+      '--set',
+      'config.webhook.secret=whsecret',
+      '--set',
+      'config.uploads.baseUrl=https://upload.video.example',
     );
     expect(byName(full, 'Secret', 't-secrets').stringData).toEqual({
       DATABASE_URL: 'postgres://x@db/p',
@@ -219,9 +248,21 @@ describe('charts/video-platform', () => {
   });
 
   it('uses an existing Secret instead of creating one', () => {
-    const r = run(['template', 't', CHART, '--set', 'config.kafkaBrokers=k:9092', '--set', 'config.existingSecret=mine', '--set', 'config.s3.endpoint=http://minio:9000']);
+    const r = run([
+      'template',
+      't',
+      CHART,
+      '--set',
+      'config.kafkaBrokers=k:9092',
+      '--set',
+      'config.existingSecret=mine',
+      '--set',
+      'config.s3.endpoint=http://minio:9000',
+    ]);
     expect(r.status).toBe(0);
-    const objs = parseAllDocuments(r.stdout).map((d) => d.toJSON() as K8sObject).filter(Boolean);
+    const objs = parseAllDocuments(r.stdout)
+      .map((d) => d.toJSON() as K8sObject)
+      .filter(Boolean);
     expect(ofKind(objs, 'Secret')).toEqual([]);
     for (const d of ofKind(objs, 'Deployment')) expect(container(d).envFrom).toContainEqual({ secretRef: { name: 'mine' } });
   });
@@ -230,8 +271,16 @@ describe('charts/video-platform', () => {
     ['no databaseUrl', ['--set', 'config.kafkaBrokers=k:9092', ...S3], /config\.databaseUrl is required/],
     ['no kafkaBrokers', ['--set', 'config.databaseUrl=postgres://x@db/p', ...S3], /config\.kafkaBrokers is required/],
     ['no S3 endpoint', ['--set', 'config.databaseUrl=postgres://x@db/p', '--set', 'config.kafkaBrokers=k:9092'], /config\.s3\.endpoint is required/],
-    ['a token id without its secret', [...REQUIRED, '--set', 'config.accessToken.id=only-id'], /accessToken\.id and config\.accessToken\.secret must be set together/],
-    ['an S3 endpoint without keys', ['--set', 'config.databaseUrl=postgres://x@db/p', '--set', 'config.kafkaBrokers=k:9092', '--set', 'config.s3.endpoint=http://minio:9000'], /s3\.accessKey and config\.s3\.secretKey are required/],
+    [
+      'a token id without its secret',
+      [...REQUIRED, '--set', 'config.accessToken.id=only-id'],
+      /accessToken\.id and config\.accessToken\.secret must be set together/,
+    ],
+    [
+      'an S3 endpoint without keys',
+      ['--set', 'config.databaseUrl=postgres://x@db/p', '--set', 'config.kafkaBrokers=k:9092', '--set', 'config.s3.endpoint=http://minio:9000'],
+      /s3\.accessKey and config\.s3\.secretKey are required/,
+    ],
   ])('refuses to render %s (the services would refuse to start)', (_label, args, message) => {
     const r = run(['template', 't', CHART, ...(args as string[])]);
     expect(r.status).not.toBe(0);
@@ -295,7 +344,10 @@ describe('services/Dockerfile', () => {
   });
 
   it('is not sent node_modules, build output or local data', () => {
-    const ignored = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+    const ignored = fs
+      .readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.cache', '.data']));
   });
 });

@@ -13,82 +13,78 @@ const bool = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 const url = (protocols: string[]) =>
-  optionalText.refine(
-    (v) => v === undefined || (URL.canParse(v) && protocols.includes(new URL(v).protocol)),
-    { message: `must be a URL (${protocols.join(' or ')})` },
-  );
-const hostPort = z
-  .string()
-  .regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port');
-
-const grpcUrls = Object.fromEntries(
-  SERVICES.map((s) => [`${s.envPrefix}_GRPC_URL`, hostPort.default(`127.0.0.1:${s.grpcPort}`)]),
-) as Record<`${(typeof SERVICES)[number]['envPrefix']}_GRPC_URL`, z.ZodDefault<typeof hostPort>>;
-
-export const envSchema = z
-  .object({
-    API_PORT: port(8080),
-    STREAM_PORT: port(8081),
-    RTMP_PORT: port(1935),
-    SRT_PORT: port(6001),
-    UPLOAD_PORT: port(8082),
-    UPLOAD_BASE_URL: url(['http:', 'https:']),
-    HOST: z.string().default('0.0.0.0'),
-    DATA_DIR: z.string().min(1).default('./.data'),
-    LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
-
-    ACCESS_TOKEN_ID: optionalText,
-    ACCESS_TOKEN_SECRET: optionalText,
-    WEBHOOK_URL: url(['http:', 'https:']),
-    WEBHOOK_SECRET: optionalText,
-
-    DATABASE_URL: url(['postgres:', 'postgresql:']),
-    DATABASE_POOL_SIZE: positiveInt(5),
-    PGLITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-    KAFKA_BROKERS: optionalText.refine(
-      (v) => v === undefined || v.split(',').every((b) => hostPort.safeParse(b.trim()).success),
-      { message: 'must be a comma-separated list of host:port' },
-    ),
-    KAFKA_CLIENT_ID: z.string().default('video-platform'),
-    S3_ENDPOINT: url(['http:', 'https:']),
-    S3_ACCESS_KEY: optionalText,
-    S3_SECRET_KEY: optionalText,
-    S3_BUCKET: z.string().default('video-platform'),
-    S3_REGION: z.string().default('us-east-1'),
-    CLICKHOUSE_URL: url(['http:', 'https:']),
-
-    GRPC_BIND_HOST: z.string().default('127.0.0.1'),
-    ...grpcUrls,
-
-    RATE_LIMIT_PER_SECOND: positiveInt(50),
-    RATE_LIMIT_BURST: positiveInt(200),
-    MAX_BODY_BYTES: positiveInt(1024 * 1024),
-    OUTBOX_POLL_MS: positiveInt(500),
-    EVENT_MAX_ATTEMPTS: positiveInt(5),
-    EMBEDDED: bool(true),
-
-    FFMPEG_PATH: optionalText,
-    FFPROBE_PATH: optionalText,
-    SPEECH_PYTHON: optionalText,
-    INPUT_MAX_BYTES: positiveInt(50 * 1024 ** 3),
-    INPUT_DOWNLOAD_TIMEOUT_SECONDS: positiveInt(3600),
-    TRANSCODER_CONCURRENCY: positiveInt(1),
-    TRANSCODER_LEASE_SECONDS: positiveInt(30),
-    TRANSCODER_MAX_ATTEMPTS: positiveInt(3),
-    TRANSCODER_POLL_MS: positiveInt(1000),
-    TEST_ASSET_TTL_SECONDS: positiveInt(24 * 60 * 60),
-
-    UPLOAD_SWEEP_MS: positiveInt(5000),
-
-    PLAYBACK_GRANT_SECRET: optionalText,
-    PLAYBACK_GRANT_SECONDS: positiveInt(6 * 60 * 60),
-
-    WEBHOOK_TIMEOUT_MS: positiveInt(5000),
-    WEBHOOK_MAX_ATTEMPTS: positiveInt(12),
-    WEBHOOK_RETRY_BASE_MS: positiveInt(1000),
-    WEBHOOK_RETRY_MAX_MS: positiveInt(60 * 60 * 1000),
-    WEBHOOK_ORDER_HOLD_MS: z.coerce.number().int().min(0).default(1000),
+  optionalText.refine((v) => v === undefined || (URL.canParse(v) && protocols.includes(new URL(v).protocol)), {
+    message: `must be a URL (${protocols.join(' or ')})`,
   });
+const hostPort = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port');
+
+const grpcUrls = Object.fromEntries(SERVICES.map((s) => [`${s.envPrefix}_GRPC_URL`, hostPort.default(`127.0.0.1:${s.grpcPort}`)])) as Record<
+  `${(typeof SERVICES)[number]['envPrefix']}_GRPC_URL`,
+  z.ZodDefault<typeof hostPort>
+>;
+
+export const envSchema = z.object({
+  API_PORT: port(8080),
+  STREAM_PORT: port(8081),
+  RTMP_PORT: port(1935),
+  SRT_PORT: port(6001),
+  UPLOAD_PORT: port(8082),
+  UPLOAD_BASE_URL: url(['http:', 'https:']),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+
+  ACCESS_TOKEN_ID: optionalText,
+  ACCESS_TOKEN_SECRET: optionalText,
+  WEBHOOK_URL: url(['http:', 'https:']),
+  WEBHOOK_SECRET: optionalText,
+
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  DATABASE_POOL_SIZE: positiveInt(5),
+  PGLITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  KAFKA_BROKERS: optionalText.refine((v) => v === undefined || v.split(',').every((b) => hostPort.safeParse(b.trim()).success), {
+    message: 'must be a comma-separated list of host:port',
+  }),
+  KAFKA_CLIENT_ID: z.string().default('video-platform'),
+  S3_ENDPOINT: url(['http:', 'https:']),
+  S3_ACCESS_KEY: optionalText,
+  S3_SECRET_KEY: optionalText,
+  S3_BUCKET: z.string().default('video-platform'),
+  S3_REGION: z.string().default('us-east-1'),
+  CLICKHOUSE_URL: url(['http:', 'https:']),
+
+  GRPC_BIND_HOST: z.string().default('127.0.0.1'),
+  ...grpcUrls,
+
+  RATE_LIMIT_PER_SECOND: positiveInt(50),
+  RATE_LIMIT_BURST: positiveInt(200),
+  MAX_BODY_BYTES: positiveInt(1024 * 1024),
+  OUTBOX_POLL_MS: positiveInt(500),
+  EVENT_MAX_ATTEMPTS: positiveInt(5),
+  EMBEDDED: bool(true),
+
+  FFMPEG_PATH: optionalText,
+  FFPROBE_PATH: optionalText,
+  SPEECH_PYTHON: optionalText,
+  INPUT_MAX_BYTES: positiveInt(50 * 1024 ** 3),
+  INPUT_DOWNLOAD_TIMEOUT_SECONDS: positiveInt(3600),
+  TRANSCODER_CONCURRENCY: positiveInt(1),
+  TRANSCODER_LEASE_SECONDS: positiveInt(30),
+  TRANSCODER_MAX_ATTEMPTS: positiveInt(3),
+  TRANSCODER_POLL_MS: positiveInt(1000),
+  TEST_ASSET_TTL_SECONDS: positiveInt(24 * 60 * 60),
+
+  UPLOAD_SWEEP_MS: positiveInt(5000),
+
+  PLAYBACK_GRANT_SECRET: optionalText,
+  PLAYBACK_GRANT_SECONDS: positiveInt(6 * 60 * 60),
+
+  WEBHOOK_TIMEOUT_MS: positiveInt(5000),
+  WEBHOOK_MAX_ATTEMPTS: positiveInt(12),
+  WEBHOOK_RETRY_BASE_MS: positiveInt(1000),
+  WEBHOOK_RETRY_MAX_MS: positiveInt(60 * 60 * 1000),
+  WEBHOOK_ORDER_HOLD_MS: z.coerce.number().int().min(0).default(1000),
+});
 
 /** Rules across variables, checked on the raw environment so they are reported with the field errors. */
 export function crossVariableProblems(env: NodeJS.ProcessEnv): string[] {

@@ -72,9 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
-  const grpcUrls = Object.fromEntries(
-    SERVICES.map((s) => [s.name, e[`${s.envPrefix}_GRPC_URL`]]),
-  ) as Record<ServiceName, string>;
+  const grpcUrls = Object.fromEntries(SERVICES.map((s) => [s.name, e[`${s.envPrefix}_GRPC_URL`]])) as Record<ServiceName, string>;
   return {
     apiPort: e.API_PORT,
     streamPort: e.STREAM_PORT,

@@ -19,7 +19,10 @@ export enum ErrorCode {
 export class DomainError extends Error {
   readonly messages: string[];
 
-  constructor(readonly code: ErrorCode, messages: string | string[]) {
+  constructor(
+    readonly code: ErrorCode,
+    messages: string | string[],
+  ) {
     const list = Array.isArray(messages) ? messages : [messages];
     super(list.join('; '));
     this.name = 'DomainError';

@@ -111,7 +111,14 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       const topic = unique();
       const dead: PlatformEvent[] = [];
       let tries = 0;
-      await bus.subscribe({ group: 'poisoned', topics: [topic], handle: async () => { tries++; throw new Error('always'); } });
+      await bus.subscribe({
+        group: 'poisoned',
+        topics: [topic],
+        handle: async () => {
+          tries++;
+          throw new Error('always');
+        },
+      });
       await bus.subscribe({ group: 'dlq-reader', topics: [`${topic}.dlq`], handle: async (e) => void dead.push(e) });
       await bus.start();
       const event = sampleEvent('bad');

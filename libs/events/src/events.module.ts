@@ -34,8 +34,7 @@ export class EventsModule {
         {
           provide: OutboxRelay,
           inject: [DataSource, EVENT_BUS, PLATFORM_CONFIG],
-          useFactory: (dataSource: DataSource, bus: EventBus, config: PlatformConfig) =>
-            new OutboxRelay(dataSource, options.schema, bus, config.outboxPollMs),
+          useFactory: (dataSource: DataSource, bus: EventBus, config: PlatformConfig) => new OutboxRelay(dataSource, options.schema, bus, config.outboxPollMs),
         },
         {
           provide: UnitOfWork,

@@ -44,9 +44,7 @@ export const TopicAwareAssigner: PartitionAssigner = ({ cluster }) => ({
     const topics = [...new Set(subscribed.flatMap((m) => m.topics))];
     // The leader's client only tracks its own topics; other members may read more.
     await cluster.addMultipleTargetTopics(topics);
-    const partitionsByTopic = Object.fromEntries(
-      topics.map((topic) => [topic, cluster.findTopicPartitionMetadata(topic).map((p) => p.partitionId)]),
-    );
+    const partitionsByTopic = Object.fromEntries(topics.map((topic) => [topic, cluster.findTopicPartitionMetadata(topic).map((p) => p.partitionId)]));
     const assignment = assignPartitions(subscribed, partitionsByTopic);
     return Object.entries(assignment).map(([memberId, topicPartitions]) => ({
       memberId,

@@ -7,7 +7,9 @@ import { nestLogCreator } from './kafka-logger';
 
 const brokersEnv = process.env.TEST_KAFKA_BROKERS;
 if (!brokersEnv) {
-  throw new Error('TEST_KAFKA_BROKERS is not set: start a broker (scripts/infra/kafka.sh start) and export TEST_KAFKA_BROKERS=$(scripts/infra/kafka.sh brokers)');
+  throw new Error(
+    'TEST_KAFKA_BROKERS is not set: start a broker (scripts/infra/kafka.sh start) and export TEST_KAFKA_BROKERS=$(scripts/infra/kafka.sh brokers)',
+  );
 }
 const brokers = brokersEnv.split(',').map((b) => b.trim());
 

@@ -91,7 +91,11 @@ describe('KafkaSubscriber', () => {
   afterAll(() => jest.restoreAllMocks());
 
   /** A kafkajs stand-in that hands us the eachMessage callback the subscriber registers. */
-  async function subscriber(handle: (attempt: number) => Promise<void>, produce: (topic: string, m: RawMessage) => Promise<void>, topic = 'video.asset.ready.v1') {
+  async function subscriber(
+    handle: (attempt: number) => Promise<void>,
+    produce: (topic: string, m: RawMessage) => Promise<void>,
+    topic = 'video.asset.ready.v1',
+  ) {
     let eachMessage: EachMessage | undefined;
     const consumer = {
       events: { CRASH: 'consumer.crash' },

@@ -48,6 +48,6 @@ export function toGrpcError(exception: unknown, logger?: Logger): { code: number
     const e = exception.getError();
     if (typeof e === 'object' && e !== null && 'code' in e) return e as { code: number; message: string };
   }
-  logger?.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+  logger?.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   return { code: GrpcStatus.INTERNAL, message: encodeMessages(['Internal error']) };
 }

@@ -28,6 +28,12 @@ export class HealthController {
     } catch {
       return true; // a service without a database
     }
-    return dataSource.isInitialized && dataSource.query('SELECT 1').then(() => true, () => false);
+    return (
+      dataSource.isInitialized &&
+      dataSource.query('SELECT 1').then(
+        () => true,
+        () => false,
+      )
+    );
   }
 }

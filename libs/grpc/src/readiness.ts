@@ -13,9 +13,7 @@ export class Readiness {
 
   /** Names of the checks that fail now; empty means ready. */
   async failing(): Promise<string[]> {
-    const results = await Promise.all(
-      [...this.checks].map(async ([name, check]) => ((await check().catch(() => false)) ? undefined : name)),
-    );
+    const results = await Promise.all([...this.checks].map(async ([name, check]) => ((await check().catch(() => false)) ? undefined : name)));
     return results.filter((n): n is string => n !== undefined);
   }
 }

@@ -10,7 +10,16 @@ export function newAssetSettingsBody(s: CreateAssetRequest): Record<string, unkn
   const inputs = (s.input ?? []).map((i) => Object.fromEntries(Object.entries(i).filter(([k, v]) => k !== 'object_key' && v !== undefined)));
   if (inputs.length > 0) body.input = inputs;
   if ((s.playback_policy ?? []).length > 0) body.playback_policies = [...s.playback_policy];
-  for (const key of ['passthrough', 'max_resolution_tier', 'encoding_tier', 'video_quality', 'mp4_support', 'master_access', 'normalize_audio', 'test'] as const) {
+  for (const key of [
+    'passthrough',
+    'max_resolution_tier',
+    'encoding_tier',
+    'video_quality',
+    'mp4_support',
+    'master_access',
+    'normalize_audio',
+    'test',
+  ] as const) {
     if (s[key] !== undefined) body[key] = s[key];
   }
   return body;

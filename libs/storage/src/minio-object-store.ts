@@ -186,7 +186,12 @@ export class MinioObjectStore implements ObjectStore, ResumableWriter {
         await this.client.putObject(bucket, write.key, Buffer.alloc(0), 0);
         await this.client.abortMultipartUpload(bucket, write.key, write.id);
       } else {
-        await this.client.completeMultipartUpload(bucket, write.key, write.id, parts.map((p) => ({ part: p.number, etag: p.etag })));
+        await this.client.completeMultipartUpload(
+          bucket,
+          write.key,
+          write.id,
+          parts.map((p) => ({ part: p.number, etag: p.etag })),
+        );
       }
     } catch (err) {
       // Sealed before (a retry after the caller failed to record it): the upload and its pending bytes are gone.

@@ -12,11 +12,7 @@ const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f\\]/;
 export function assertObjectKey(key: string): void {
   const segments = key.split('/');
   const bad =
-    key.length === 0 ||
-    key.length > 1024 ||
-    UNSAFE_CHARACTERS.test(key) ||
-    key.startsWith('.') ||
-    segments.some((s) => s === '' || s === '.' || s === '..');
+    key.length === 0 || key.length > 1024 || UNSAFE_CHARACTERS.test(key) || key.startsWith('.') || segments.some((s) => s === '' || s === '.' || s === '..');
   if (bad) throw new Error(`invalid object key: ${JSON.stringify(key)}`);
 }
 
@@ -24,7 +20,8 @@ export function assertObjectKey(key: string): void {
 export function assertObjectPrefix(prefix: string): void {
   if (prefix === '') return;
   const slash = prefix.lastIndexOf('/');
-  if (prefix.startsWith('/') || prefix.startsWith('.') || UNSAFE_CHARACTERS.test(prefix)) throw new Error(`invalid object key prefix: ${JSON.stringify(prefix)}`);
+  if (prefix.startsWith('/') || prefix.startsWith('.') || UNSAFE_CHARACTERS.test(prefix))
+    throw new Error(`invalid object key prefix: ${JSON.stringify(prefix)}`);
   if (slash > 0) assertObjectKey(prefix.slice(0, slash));
 }
 

@@ -105,8 +105,7 @@ export function describeObjectStoreContract(name: string, makeStore: () => Promi
     it('reads byte ranges: from a start, start to end, the last byte, and an end past the size', async () => {
       const bytes = Buffer.from('0123456789abcdefghij'); // 20 bytes
       await store.putBuffer(`${ns}r.bin`, bytes);
-      const read = async (start: number, end?: number) =>
-        (await readAll(await store.getStream(`${ns}r.bin`, { start, end }))).toString();
+      const read = async (start: number, end?: number) => (await readAll(await store.getStream(`${ns}r.bin`, { start, end }))).toString();
 
       expect(await read(15)).toBe('fghij');
       expect(await read(3, 7)).toBe('34567');

@@ -108,7 +108,10 @@ describe('assets against Postgres', () => {
     const input_info = [
       {
         settings: { url: URL },
-        file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1920, height: 1080, frame_rate: 29.97, encoding: 'h264', duration: 12.345 }] },
+        file: {
+          container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
+          tracks: [{ type: 'video', width: 1920, height: 1080, frame_rate: 29.97, encoding: 'h264', duration: 12.345 }],
+        },
       },
     ];
     const probe = {
@@ -289,7 +292,13 @@ describe('assets service over gRPC', () => {
     });
     const id = created.id as string;
     expect(await processing.GetIngestSpec({ id })).toMatchObject({ asset_id: id, status: 'preparing', input: [{ url: URL }], test: false });
-    const probed = await processing.RecordProbe({ asset_id: id, duration: 4.5, tracks: [{ type: 'video', max_width: 640 }], non_standard_input_reasons: {}, input_info: [] });
+    const probed = await processing.RecordProbe({
+      asset_id: id,
+      duration: 4.5,
+      tracks: [{ type: 'video', max_width: 640 }],
+      non_standard_input_reasons: {},
+      input_info: [],
+    });
     expect(probed.tracks).toEqual([{ id: expect.stringMatching(/^[0-9A-Za-z]{32}$/), type: 'video', max_width: 640 }]);
     expect((await processing.MarkReady({ asset_id: id })).status).toBe('ready');
     const owner = await assetsService.LookupPlaybackId({ id: (created.playback_ids as Array<{ id: string }>)[0].id });
@@ -304,6 +313,9 @@ describe('assets service over gRPC', () => {
     const invalid = await grpcError(assetsService.CreateAsset({ input: [{ url: 'ftp://x/y.mp4' }], playback_policy: [] }));
     expect([invalid.code, decodeMessages(invalid.details)]).toEqual([GrpcStatus.INVALID_ARGUMENT, ['input[0].url: must be an http or https URL']]);
     const later = await grpcError(assetsService.CreateAsset({ input: [{ url: URL }], playback_policy: [], mp4_support: 'standard' }));
-    expect([later.code, decodeMessages(later.details)]).toEqual([GrpcStatus.UNIMPLEMENTED, ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"']]);
+    expect([later.code, decodeMessages(later.details)]).toEqual([
+      GrpcStatus.UNIMPLEMENTED,
+      ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"'],
+    ]);
   });
 });

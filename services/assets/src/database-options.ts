@@ -11,5 +11,11 @@ import { SCHEMA } from './schema';
 export const assetsDatabase: ServiceDatabaseOptions = {
   schema: SCHEMA,
   entities: [AssetEntity, PlaybackIdEntity],
-  migrations: [CreateAssets1732400000100, CreatePlaybackIds1732400000200, UniqueUploadAsset1732400000300, AssetRecordingTimes1732400000400, ...outboxMigrations(SCHEMA)],
+  migrations: [
+    CreateAssets1732400000100,
+    CreatePlaybackIds1732400000200,
+    UniqueUploadAsset1732400000300,
+    AssetRecordingTimes1732400000400,
+    ...outboxMigrations(SCHEMA),
+  ],
 };

@@ -47,7 +47,12 @@ describe('live service over gRPC', () => {
   it('serves TranscriptionVocabulariesService end to end, keeping absent optional fields absent', async () => {
     const vocabularies = client.service('platform.live.v1.TranscriptionVocabulariesService');
     const created = await vocabularies.CreateTranscriptionVocabulary({ phrases: ['Mux', 'RTMP'] });
-    expect(created).toEqual({ id: expect.stringMatching(/^[0-9A-Za-z]{32}$/), phrases: ['Mux', 'RTMP'], created_at: expect.any(Number), updated_at: created.created_at });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[0-9A-Za-z]{32}$/),
+      phrases: ['Mux', 'RTMP'],
+      created_at: expect.any(Number),
+      updated_at: created.created_at,
+    });
 
     const updated = await vocabularies.UpdateTranscriptionVocabulary({ id: created.id, name: 'Named', phrases: ['Mux'], passthrough: 'pt' });
     expect(updated).toMatchObject({ id: created.id, name: 'Named', phrases: ['Mux'], passthrough: 'pt', created_at: created.created_at });
@@ -70,7 +75,10 @@ describe('live service over gRPC', () => {
 
   it('serves LiveStreamsService: create with Mux’s defaults, get, a playback id lookup, NOT_FOUND once deleted', async () => {
     const streams = client.service('platform.live.v1.LiveStreamsService');
-    const created = (await streams.CreateLiveStream({ playback_policy: ['public'], latency_mode: 'low' })) as { id: string; playback_ids: Array<{ id: string }> };
+    const created = (await streams.CreateLiveStream({ playback_policy: ['public'], latency_mode: 'low' })) as {
+      id: string;
+      playback_ids: Array<{ id: string }>;
+    };
     expect(created).toMatchObject({
       status: 'idle',
       latency_mode: 'low',

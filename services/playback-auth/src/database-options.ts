@@ -10,10 +10,5 @@ import { SigningKeyEntity } from './signing-keys/signing-key.entity';
 export const playbackAuthDatabase: ServiceDatabaseOptions = {
   schema: SCHEMA,
   entities: [SigningKeyEntity, PlaybackRestrictionEntity],
-  migrations: [
-    CreateSigningKeys1732200000100,
-    CreatePlaybackRestrictions1732200000200,
-    AddUserAgentRule1732200000300,
-    ...outboxMigrations(SCHEMA),
-  ],
+  migrations: [CreateSigningKeys1732200000100, CreatePlaybackRestrictions1732200000200, AddUserAgentRule1732200000300, ...outboxMigrations(SCHEMA)],
 };

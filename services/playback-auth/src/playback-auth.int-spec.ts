@@ -67,7 +67,7 @@ describe('playback-auth against Postgres', () => {
       const tables = (await dataSource.query(
         `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'playback_auth' ORDER BY "table_name"`,
       )) as Array<{ table_name: string }>;
-      expect(tables.map((t) => t.table_name)).toEqual(["migrations", "outbox", "playback_restrictions", "processed_events", "signing_keys"]);
+      expect(tables.map((t) => t.table_name)).toEqual(['migrations', 'outbox', 'playback_restrictions', 'processed_events', 'signing_keys']);
     });
 
     it('adds the user-agent columns as NOT NULL booleans defaulting to true, so older rows read as Mux defaults', async () => {
@@ -113,7 +113,9 @@ describe('playback-auth against Postgres', () => {
       expect((await rejection(service.delete(created.id))).code).toBe(ErrorCode.NOT_FOUND);
       expect(await service.findActivePublicKey(created.id)).toBeUndefined();
       expect((await service.list({ limit: 100, page: 1 })).items.map((k) => k.id)).not.toContain(created.id);
-      const [deleted] = (await dataSource.query('SELECT "deleted_at" FROM "playback_auth"."signing_keys" WHERE "id" = $1', [created.id])) as Array<{ deleted_at: Date }>;
+      const [deleted] = (await dataSource.query('SELECT "deleted_at" FROM "playback_auth"."signing_keys" WHERE "id" = $1', [created.id])) as Array<{
+        deleted_at: Date;
+      }>;
       expect(deleted.deleted_at).toBeInstanceOf(Date);
 
       const events = await outboxRows(created.id);
@@ -159,7 +161,11 @@ describe('playback-auth against Postgres', () => {
       expect(await service.get(created.id)).toEqual(updated);
 
       const agentUpdated = await service.updateUserAgent({ id: created.id, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: false } });
-      expect(agentUpdated).toEqual({ ...updated, updated_at: agentUpdated.updated_at, user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: false } });
+      expect(agentUpdated).toEqual({
+        ...updated,
+        updated_at: agentUpdated.updated_at,
+        user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: false },
+      });
       expect(agentUpdated.updated_at).toBeGreaterThanOrEqual(updated.updated_at);
       expect(await service.get(created.id)).toEqual(agentUpdated);
       const [row] = (await dataSource.query(
@@ -182,7 +188,13 @@ describe('playback-auth against Postgres', () => {
         'video.playback_restriction.updated.v1',
         'video.playback_restriction.deleted.v1',
       ]);
-      const data = (r: typeof created) => ({ id: created.id, created_at: String(created.created_at), updated_at: String(r.updated_at), referrer: r.referrer, user_agent: r.user_agent });
+      const data = (r: typeof created) => ({
+        id: created.id,
+        created_at: String(created.created_at),
+        updated_at: String(r.updated_at),
+        referrer: r.referrer,
+        user_agent: r.user_agent,
+      });
       expect(events.map((e) => e.payload.data)).toEqual([data(created), data(updated), data(agentUpdated), data(agentUpdated)]);
     });
 
@@ -213,7 +225,15 @@ describe('playback-auth against Postgres', () => {
       const repository = new PlaybackRestrictionRepository(dataSource);
       const id = newId();
       const now = new Date();
-      const restriction = { id, allowedDomains: ['a.test'], allowNoReferrer: false, allowNoUserAgent: true, allowHighRiskUserAgent: true, createdAt: now, updatedAt: now };
+      const restriction = {
+        id,
+        allowedDomains: ['a.test'],
+        allowNoReferrer: false,
+        allowNoUserAgent: true,
+        allowHighRiskUserAgent: true,
+        createdAt: now,
+        updatedAt: now,
+      };
 
       // the work fails after its write and its event
       await expect(

@@ -82,9 +82,26 @@ describe('transcoder service', () => {
     db = await createTestDatabase('transcoder');
     dataDir = mkdtempSync(join(tmpdir(), 'transcoder-app-'));
     execFileSync(tool('ffmpeg'), [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=3',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', join(dataDir, 'clip.mp4'),
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=640x360:rate=30:duration=3',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000:duration=3',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      join(dataDir, 'clip.mp4'),
     ]);
     files = http.createServer((req, res) => {
       const file = join(dataDir, req.url!.slice(1));
@@ -126,8 +143,14 @@ describe('transcoder service', () => {
 
   it('turns video.asset.created into stored HLS and a done job', async () => {
     fakeAssets.specs.set('asset-ok', {
-      asset_id: 'asset-ok', status: 'preparing', input: [{ url: `${filesUrl}/clip.mp4` }], test: false,
-      max_resolution_tier: '1080p', encoding_tier: 'smart', video_quality: 'plus', normalize_audio: false,
+      asset_id: 'asset-ok',
+      status: 'preparing',
+      input: [{ url: `${filesUrl}/clip.mp4` }],
+      test: false,
+      max_resolution_tier: '1080p',
+      encoding_tier: 'smart',
+      video_quality: 'plus',
+      normalize_audio: false,
     });
     await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-ok', created('asset-ok'));
     await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-ok', created('asset-ok')); // redelivered
@@ -138,11 +161,7 @@ describe('transcoder service', () => {
     expect(done.worker).toMatch(/^[^:]+:\d+:[0-9a-f]{6}$/);
     expect(Number(done.worker!.split(':')[1])).toBe(process.pid);
     expect(await job(done.id)).toEqual(done);
-    expect(fakeAssets.calls.filter((c) => c.includes('asset-ok'))).toEqual([
-      'getIngestSpec asset-ok',
-      'recordProbe asset-ok 720p 3',
-      'markReady asset-ok',
-    ]);
+    expect(fakeAssets.calls.filter((c) => c.includes('asset-ok'))).toEqual(['getIngestSpec asset-ok', 'recordProbe asset-ok 720p 3', 'markReady asset-ok']);
     const master = join(dataDir, 'objects', 'assets', 'asset-ok', 'hls', 'master.m3u8');
     const read = JSON.parse(execFileSync(tool('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_streams', master], { encoding: 'utf8' })) as {
       streams: Array<{ codec_name: string }>;

@@ -99,7 +99,11 @@ describe.each([
   beforeAll(async () => {
     database = await startDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uploads-int-'));
-    config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', UPLOAD_BASE_URL: 'https://upload.test' }), databaseUrl: database.url, databasePoolSize: 4 };
+    config = {
+      ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', UPLOAD_BASE_URL: 'https://upload.test' }),
+      databaseUrl: database.url,
+      databasePoolSize: 4,
+    };
     dataSource = await openDatabase(config, uploadsDatabase);
     store = makeStore(dataDir);
   });
@@ -138,16 +142,28 @@ describe.each([
   });
 
   it('creates a waiting upload with the defaults, a signed URL and video.upload.created', async () => {
-    const upload = await service.create({ new_asset_settings: { input: [], playback_policy: ['public'], passthrough: 'p' }, cors_origin: 'https://app.example.com' });
+    const upload = await service.create({
+      new_asset_settings: { input: [], playback_policy: ['public'], passthrough: 'p' },
+      cors_origin: 'https://app.example.com',
+    });
     expect(upload).toMatchObject({ status: 'waiting', timeout: 3600, cors_origin: 'https://app.example.com', test: false });
     expect(upload.url).toMatch(new RegExp(`^https://upload\\.test/upload/${upload.id}\\?signature=[A-Za-z0-9_-]{43}$`));
-    expect(fakeAssets.checked).toEqual([expect.objectContaining({ upload_id: upload.id, ingest_type: 'on_demand_direct_upload', playback_policy: ['public'] })]);
+    expect(fakeAssets.checked).toEqual([
+      expect.objectContaining({ upload_id: upload.id, ingest_type: 'on_demand_direct_upload', playback_policy: ['public'] }),
+    ]);
     expect(await events(upload.id)).toEqual([
       {
         ...((await events(upload.id))[0] as object),
         type: 'video.upload.created',
         object: { type: 'upload', id: upload.id },
-        data: { id: upload.id, status: 'waiting', timeout: 3600, cors_origin: 'https://app.example.com', url: upload.url, new_asset_settings: { playback_policies: ['public'], passthrough: 'p' } },
+        data: {
+          id: upload.id,
+          status: 'waiting',
+          timeout: 3600,
+          cors_origin: 'https://app.example.com',
+          url: upload.url,
+          new_asset_settings: { playback_policies: ['public'], passthrough: 'p' },
+        },
       },
     ]);
     expect(await service.get(upload.id)).toEqual(upload);
@@ -200,7 +216,9 @@ describe.each([
     expect((await events(upload.id))[1].data).toMatchObject({ status: 'asset_created', asset_id: `asset-of-${upload.id}`, test: true });
 
     // the last chunk sent again (its answer was lost) is answered 200; any other chunk is refused
-    expect(await put(upload.url, `bytes ${file.length - 10}-${file.length - 1}/${file.length}`, file.subarray(file.length - 10))).toMatchObject({ status: 200 });
+    expect(await put(upload.url, `bytes ${file.length - 10}-${file.length - 1}/${file.length}`, file.subarray(file.length - 10))).toMatchObject({
+      status: 200,
+    });
     expect((await refusal(put(upload.url, `bytes 0-9/${file.length}`, file.subarray(0, 10)))).status).toBe(410);
     expect(fakeAssets.assetCount).toBe(1);
   });
@@ -221,7 +239,10 @@ describe.each([
     await put(upload.url, `bytes 0-${200 * KiB - 1}/${file.length}`, file.subarray(0, 200 * KiB));
     // the same chunk again, then one overlapping what is held
     expect(await put(upload.url, `bytes 0-${200 * KiB - 1}/${file.length}`, file.subarray(0, 200 * KiB))).toEqual({ status: 308, received: 200 * KiB });
-    expect(await put(upload.url, `bytes ${100 * KiB}-${300 * KiB - 1}/${file.length}`, file.subarray(100 * KiB, 300 * KiB))).toEqual({ status: 308, received: 300 * KiB });
+    expect(await put(upload.url, `bytes ${100 * KiB}-${300 * KiB - 1}/${file.length}`, file.subarray(100 * KiB, 300 * KiB))).toEqual({
+      status: 308,
+      received: 300 * KiB,
+    });
     const gap = await refusal(put(upload.url, `bytes ${400 * KiB}-${file.length - 1}/${file.length}`, file.subarray(400 * KiB)));
     expect(gap).toMatchObject({ status: 409, headers: { range: `bytes=0-${300 * KiB - 1}` } });
     expect(await put(upload.url, `bytes */${file.length}`, Buffer.alloc(0))).toEqual({ status: 308, received: 300 * KiB });
@@ -316,7 +337,9 @@ describe.each([
     const upload = await service.create({});
     fakeAssets.failCreate = Object.assign(new Error('connect ECONNREFUSED'), { code: 14 });
     expect(await put(upload.url, undefined, Buffer.alloc(1000, 2), 1000)).toMatchObject({ status: 200, upload: { status: 'waiting' } });
-    expect((await rejection(service.cancel(upload.id))).messages).toEqual(['The upload is complete and its asset is being created; it can no longer be cancelled']);
+    expect((await rejection(service.cancel(upload.id))).messages).toEqual([
+      'The upload is complete and its asset is being created; it can no longer be cancelled',
+    ]);
     fakeAssets.failCreate = undefined;
     await sweeper.sweep(); // too soon: the request's own attempt may still be running
     expect((await service.get(upload.id)).status).toBe('waiting');
@@ -341,7 +364,10 @@ describe.each([
     expect((await service.get(upload.id)).status).toBe('asset_created');
     await completion.assetErrored(upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'The input file could not be read as media.' });
     await completion.assetErrored(upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'again' });
-    expect(await service.get(upload.id)).toMatchObject({ status: 'errored', error: { type: 'invalid_input', message: 'The input file could not be read as media.' } });
+    expect(await service.get(upload.id)).toMatchObject({
+      status: 'errored',
+      error: { type: 'invalid_input', message: 'The input file could not be read as media.' },
+    });
     expect((await events(upload.id)).map((e) => e.type)).toEqual(['video.upload.created', 'video.upload.asset_created', 'video.upload.errored']);
   });
 
@@ -365,9 +391,9 @@ describe.each([
         throw new Error('socket hang up');
       })(),
     );
-    await expect(receiver.put({ uploadId: upload.id, signature: signatureOf(upload.url), range: parseContentRange('bytes 0-99999/200000'), body })).rejects.toThrow(
-      'socket hang up',
-    );
+    await expect(
+      receiver.put({ uploadId: upload.id, signature: signatureOf(upload.url), range: parseContentRange('bytes 0-99999/200000'), body }),
+    ).rejects.toThrow('socket hang up');
     expect(await put(upload.url, 'bytes */200000', Buffer.alloc(0))).toEqual({ status: 308, received: 0 });
     const file = randomBytes(200000);
     await sendChunks(upload.url, file, [100000, 100000]);

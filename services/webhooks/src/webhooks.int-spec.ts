@@ -54,7 +54,13 @@ describe('webhook dispatcher against Postgres', () => {
   let client: ReturnType<typeof grpcTestClient>;
 
   const publish = async (type: string, objectId: string, data: Record<string, unknown> = {}): Promise<PlatformEvent> => {
-    const event: PlatformEvent = { id: randomUUID(), type, occurred_at: new Date().toISOString(), object: { type: 'asset', id: objectId }, data: { id: objectId, ...data } };
+    const event: PlatformEvent = {
+      id: randomUUID(),
+      type,
+      occurred_at: new Date().toISOString(),
+      object: { type: 'asset', id: objectId },
+      data: { id: objectId, ...data },
+    };
     await bus.publish(topicOf(type), objectId, event);
     return event;
   };
@@ -69,7 +75,8 @@ describe('webhook dispatcher against Postgres', () => {
         [eventId],
       )
     ).rows as AttemptRow[];
-  const settled = (eventId: string) => eventuallyAsync(`event ${eventId} delivered or failed`, async () => ['delivered', 'failed'].includes((await delivery(eventId))?.status ?? ''));
+  const settled = (eventId: string) =>
+    eventuallyAsync(`event ${eventId} delivered or failed`, async () => ['delivered', 'failed'].includes((await delivery(eventId))?.status ?? ''));
   const newObject = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
@@ -133,7 +140,13 @@ describe('webhook dispatcher against Postgres', () => {
     ]);
     expect(recorded[1].attempted_at.getTime() - recorded[0].attempted_at.getTime()).toBeGreaterThanOrEqual(0.8 * RETRY_BASE_MS);
     expect(recorded[2].attempted_at.getTime() - recorded[1].attempted_at.getTime()).toBeGreaterThanOrEqual(0.8 * 2 * RETRY_BASE_MS);
-    expect(await delivery(a1.id)).toMatchObject({ status: 'delivered', attempt_count: 3, next_attempt_at: null, claim_token: null, completed_at: expect.any(Date) });
+    expect(await delivery(a1.id)).toMatchObject({
+      status: 'delivered',
+      attempt_count: 3,
+      next_attempt_at: null,
+      claim_token: null,
+      completed_at: expect.any(Date),
+    });
     expect((await attempts(a2.id)).map((r) => r.response_status_code)).toEqual([204]); // its object's 4th POST
 
     // every POST is signed so the official SDK accepts it, and lists the attempts before it
@@ -145,8 +158,19 @@ describe('webhook dispatcher against Postgres', () => {
     await expect(mux.webhooks.unwrap(third.body.replace('pass-a', 'pass-x'), third.headers)).rejects.toThrow();
     const listed = (JSON.parse(third.body) as { attempts: Array<Record<string, unknown>> }).attempts;
     expect(listed).toEqual([
-      expect.objectContaining({ address: receiver.url, max_attempts: MAX_ATTEMPTS, response_status_code: 500, response_body: 'answered 500', created_at: recorded[0].attempted_at.toISOString() }),
-      expect.objectContaining({ address: receiver.url, max_attempts: MAX_ATTEMPTS, response_status_code: 500, created_at: recorded[1].attempted_at.toISOString() }),
+      expect.objectContaining({
+        address: receiver.url,
+        max_attempts: MAX_ATTEMPTS,
+        response_status_code: 500,
+        response_body: 'answered 500',
+        created_at: recorded[0].attempted_at.toISOString(),
+      }),
+      expect.objectContaining({
+        address: receiver.url,
+        max_attempts: MAX_ATTEMPTS,
+        response_status_code: 500,
+        created_at: recorded[1].attempted_at.toISOString(),
+      }),
     ]);
     expect(listed[0].id).toMatch(/^[0-9a-f-]{36}$/);
     expect(listed[0].response_headers).toMatchObject({ 'content-type': 'text/plain' });
@@ -254,11 +278,13 @@ describe('webhook dispatcher against Postgres', () => {
         const mine = published.filter((e) => e.object.id === o).map((e) => e.id);
         expect(receiver.posts.filter((p) => p.objectId === o).map((p) => p.eventId)).toEqual(mine);
       }
-      const attemptCounts = (await pg.query(
-        `SELECT d."event_id", count(a."id")::int AS n FROM "webhooks"."deliveries" d JOIN "webhooks"."delivery_attempts" a ON a."delivery_id" = d."id"
+      const attemptCounts = (
+        await pg.query(
+          `SELECT d."event_id", count(a."id")::int AS n FROM "webhooks"."deliveries" d JOIN "webhooks"."delivery_attempts" a ON a."delivery_id" = d."id"
           WHERE d."event_id" = ANY($1::text[]) GROUP BY d."event_id"`,
-        [published.map((e) => e.id)],
-      )).rows as Array<{ n: number }>;
+          [published.map((e) => e.id)],
+        )
+      ).rows as Array<{ n: number }>;
       expect(attemptCounts).toHaveLength(published.length);
       expect(attemptCounts.every((r) => r.n === 1)).toBe(true);
     } finally {

@@ -14,7 +14,10 @@ describe('asset event types', () => {
     const created = await f.service.create({ input: [{ url: 'https://media.example/a.mkv' }], playback_policy: ['public'] });
     await f.processing.recordProbe({
       asset_id: created.id,
-      tracks: [{ id: '', type: 'video' }, { id: '', type: 'text', text_source: 'generated_live_final', status: 'preparing' }],
+      tracks: [
+        { id: '', type: 'video' },
+        { id: '', type: 'text', text_source: 'generated_live_final', status: 'preparing' },
+      ],
       non_standard_input_reasons: { video_codec: 'hevc' },
       input_info: [],
       recording_times: [],

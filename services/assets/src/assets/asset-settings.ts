@@ -70,14 +70,19 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
   const { encodingTier, videoQuality } = tierAndQuality(r.encoding_tier, r.video_quality, invalid);
 
   const mp4Support = r.mp4_support ?? 'none';
-  if (LATER_MP4_SUPPORT.includes(mp4Support)) later.push(`mp4_support: ${JSON.stringify(mp4Support)} is not implemented yet (static MP4 renditions); use "none"`);
+  if (LATER_MP4_SUPPORT.includes(mp4Support))
+    later.push(`mp4_support: ${JSON.stringify(mp4Support)} is not implemented yet (static MP4 renditions); use "none"`);
   else if (mp4Support !== 'none') invalid.push(`mp4_support: ${oneOf(['none', ...LATER_MP4_SUPPORT])}`);
   const masterAccess = r.master_access ?? 'none';
-  if (LATER_MASTER_ACCESS.includes(masterAccess)) later.push(`master_access: ${JSON.stringify(masterAccess)} is not implemented yet (master MP4 downloads); use "none"`);
+  if (LATER_MASTER_ACCESS.includes(masterAccess))
+    later.push(`master_access: ${JSON.stringify(masterAccess)} is not implemented yet (master MP4 downloads); use "none"`);
   else if (masterAccess !== 'none') invalid.push(`master_access: ${oneOf(['none', ...LATER_MASTER_ACCESS])}`);
   if (r.normalize_audio === true) later.push('normalize_audio: true is not implemented yet (audio loudness normalization); use false');
 
-  for (const [field, value] of [['upload_id', r.upload_id], ['live_stream_id', r.live_stream_id]] as const) {
+  for (const [field, value] of [
+    ['upload_id', r.upload_id],
+    ['live_stream_id', r.live_stream_id],
+  ] as const) {
     if (value !== undefined && (value === '' || value.length > ID_MAX)) invalid.push(`${field}: must be 1 to ${ID_MAX} characters`);
   }
 
@@ -144,8 +149,16 @@ export function isHttpUrl(value: string): boolean {
 function tierAndQuality(tier: string | undefined, quality: string | undefined, invalid: string[]): { encodingTier: string; videoQuality: string } {
   if (tier !== undefined && !(ENCODING_TIERS as readonly string[]).includes(tier)) invalid.push(`encoding_tier: ${oneOf(ENCODING_TIERS)}`);
   if (quality !== undefined && !(VIDEO_QUALITIES as readonly string[]).includes(quality)) invalid.push(`video_quality: ${oneOf(VIDEO_QUALITIES)}`);
-  if (tier !== undefined && quality !== undefined && QUALITY_OF_TIER[tier] !== undefined && TIER_OF_QUALITY[quality] !== undefined && QUALITY_OF_TIER[tier] !== quality) {
-    invalid.push(`video_quality: ${JSON.stringify(quality)} contradicts encoding_tier ${JSON.stringify(tier)} (smart is plus, baseline is basic, premium is premium)`);
+  if (
+    tier !== undefined &&
+    quality !== undefined &&
+    QUALITY_OF_TIER[tier] !== undefined &&
+    TIER_OF_QUALITY[quality] !== undefined &&
+    QUALITY_OF_TIER[tier] !== quality
+  ) {
+    invalid.push(
+      `video_quality: ${JSON.stringify(quality)} contradicts encoding_tier ${JSON.stringify(tier)} (smart is plus, baseline is basic, premium is premium)`,
+    );
   }
   const encodingTier = tier ?? (quality !== undefined ? TIER_OF_QUALITY[quality] : undefined) ?? 'smart';
   return { encodingTier, videoQuality: quality ?? QUALITY_OF_TIER[encodingTier] ?? 'plus' };

@@ -132,10 +132,10 @@ export class AssetRepository {
 
   /** Ids of test assets created before `cutoff`, oldest first. */
   async findTestAssetIdsCreatedBefore(cutoff: Date, limit: number): Promise<string[]> {
-    const rows = (await this.dataSource.query(
-      'SELECT "id" FROM "assets"."assets" WHERE "test" AND "created_at" < $1 ORDER BY "created_at", "id" LIMIT $2',
-      [cutoff, limit],
-    )) as Array<{ id: string }>;
+    const rows = (await this.dataSource.query('SELECT "id" FROM "assets"."assets" WHERE "test" AND "created_at" < $1 ORDER BY "created_at", "id" LIMIT $2', [
+      cutoff,
+      limit,
+    ])) as Array<{ id: string }>;
     return rows.map((r) => r.id);
   }
 }

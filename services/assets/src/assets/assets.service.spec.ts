@@ -78,7 +78,18 @@ describe('AssetsService', () => {
       const { service, events } = assetsFixture();
       await service.create(request({ passthrough: '' }));
       expect(Object.keys(events[0].data).sort()).toEqual(
-        ['created_at', 'encoding_tier', 'id', 'ingest_type', 'master_access', 'max_resolution_tier', 'mp4_support', 'progress', 'status', 'video_quality'].sort(),
+        [
+          'created_at',
+          'encoding_tier',
+          'id',
+          'ingest_type',
+          'master_access',
+          'max_resolution_tier',
+          'mp4_support',
+          'progress',
+          'status',
+          'video_quality',
+        ].sort(),
       );
     });
 
@@ -97,7 +108,9 @@ describe('AssetsService', () => {
 
     it('keeps the tiers and flags it is given', async () => {
       const { service } = assetsFixture();
-      const created = await service.create(request({ max_resolution_tier: '2160p', test: true, mp4_support: 'none', master_access: 'none', normalize_audio: false }));
+      const created = await service.create(
+        request({ max_resolution_tier: '2160p', test: true, mp4_support: 'none', master_access: 'none', normalize_audio: false }),
+      );
       expect(created).toMatchObject({ max_resolution_tier: '2160p', test: true, mp4_support: 'none', master_access: 'none', normalize_audio: false });
     });
 
@@ -120,10 +133,26 @@ describe('AssetsService', () => {
     });
 
     it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
-      ['a url on a direct upload', { input: [{ url: URL }], upload_id: 'up3', ingest_type: 'on_demand_direct_upload' }, ['input[0].url: must be omitted for a direct upload (the uploaded file is the main input)']],
-      ['a url on a live stream’s asset', { input: [{ url: URL }], live_stream_id: 'ls1', ingest_type: 'live_rtmp' }, ['input[0].url: must be omitted for a live stream (the stream is the main input)']],
-      ['a stored file on a URL asset', { input: [{ url: URL, object_key: 'uploads/x/source' }] }, ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)']],
-      ['a stored file outside uploads/', { input: [{ object_key: 'assets/x/hls/master.m3u8' }], upload_id: 'x', ingest_type: 'on_demand_direct_upload' }, ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)']],
+      [
+        'a url on a direct upload',
+        { input: [{ url: URL }], upload_id: 'up3', ingest_type: 'on_demand_direct_upload' },
+        ['input[0].url: must be omitted for a direct upload (the uploaded file is the main input)'],
+      ],
+      [
+        'a url on a live stream’s asset',
+        { input: [{ url: URL }], live_stream_id: 'ls1', ingest_type: 'live_rtmp' },
+        ['input[0].url: must be omitted for a live stream (the stream is the main input)'],
+      ],
+      [
+        'a stored file on a URL asset',
+        { input: [{ url: URL, object_key: 'uploads/x/source' }] },
+        ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)'],
+      ],
+      [
+        'a stored file outside uploads/',
+        { input: [{ object_key: 'assets/x/hls/master.m3u8' }], upload_id: 'x', ingest_type: 'on_demand_direct_upload' },
+        ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)'],
+      ],
     ])('refuses %s', async (_name, fields, messages) => {
       const { service } = assetsFixture();
       const error = await rejection(service.create(request(fields)));
@@ -148,9 +177,17 @@ describe('AssetsService', () => {
         { encoding_tier: 'baseline', video_quality: 'plus' },
         ['video_quality: "plus" contradicts encoding_tier "baseline" (smart is plus, baseline is basic, premium is premium)'],
       ],
-      ['an unknown mp4_support', { mp4_support: 'all' }, ['mp4_support: must be one of "none", "standard", "capped-1080p", "audio-only", "audio-only,capped-1080p"']],
+      [
+        'an unknown mp4_support',
+        { mp4_support: 'all' },
+        ['mp4_support: must be one of "none", "standard", "capped-1080p", "audio-only", "audio-only,capped-1080p"'],
+      ],
       ['an unknown master_access', { master_access: 'forever' }, ['master_access: must be one of "none", "temporary"']],
-      ['an unknown ingest type', { ingest_type: 'carrier_pigeon' }, ['ingest_type: must be one of "on_demand_url", "on_demand_direct_upload", "on_demand_clip", "live_rtmp", "live_srt"']],
+      [
+        'an unknown ingest type',
+        { ingest_type: 'carrier_pigeon' },
+        ['ingest_type: must be one of "on_demand_url", "on_demand_direct_upload", "on_demand_clip", "live_rtmp", "live_srt"'],
+      ],
       [
         'several problems',
         { input: [{ url: 'rtmp://x/y' }], passthrough: 'x'.repeat(300), playback_policy: ['drm'] },
@@ -166,7 +203,11 @@ describe('AssetsService', () => {
     });
 
     it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
-      ['a second input', { input: [{ url: URL }, { url: 'https://media.example/subs.vtt' }] }, ['input[1]: more than one input (audio and text tracks, overlays) is not implemented yet']],
+      [
+        'a second input',
+        { input: [{ url: URL }, { url: 'https://media.example/subs.vtt' }] },
+        ['input[1]: more than one input (audio and text tracks, overlays) is not implemented yet'],
+      ],
       ['a clip', { input: [{ url: 'svc://assets/abc' }] }, ['input[0].url: clips from svc://assets/{asset_id} are not implemented yet']],
       ['a Mux clip url', { input: [{ url: 'mux://assets/abc' }] }, ['input[0].url: clips from svc://assets/{asset_id} are not implemented yet']],
       ['mp4_support standard', { mp4_support: 'standard' }, ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"']],
@@ -230,12 +271,22 @@ describe('AssetsService', () => {
       const row = f.assets.rows.get(asset.id)!;
       expect(row.passthrough).toBe('new');
       expect(Number.isFinite(row.updatedAt!.getTime())).toBe(true);
-      expect(updated).toMatchObject({ passthrough: 'new', updated_at: Number(unixSeconds(row.updatedAt!)), playback_ids: [{ id: `${asset.id}-pb0`, policy: 'public' }] });
+      expect(updated).toMatchObject({
+        passthrough: 'new',
+        updated_at: Number(unixSeconds(row.updatedAt!)),
+        playback_ids: [{ id: `${asset.id}-pb0`, policy: 'public' }],
+      });
       expect(f.events).toEqual([
         {
           type: 'video.asset.updated',
           object: { type: 'asset', id: asset.id },
-          data: expect.objectContaining({ id: asset.id, passthrough: 'new', updated_at: unixSeconds(row.updatedAt!), created_at: JAN_1_2024, playback_ids: updated.playback_ids }),
+          data: expect.objectContaining({
+            id: asset.id,
+            passthrough: 'new',
+            updated_at: unixSeconds(row.updatedAt!),
+            created_at: JAN_1_2024,
+            playback_ids: updated.playback_ids,
+          }),
         },
       ]);
     });
@@ -348,7 +399,10 @@ describe('AssetsService', () => {
       expect(await f.service.getInputInfo(asset.id)).toEqual({ items: [] });
       const info: assets.InputInfo = {
         settings: { url: 'https://media.example/in.mp4' },
-        file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1280, height: 720, frame_rate: 30, encoding: 'h264', duration: 6 }] },
+        file: {
+          container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
+          tracks: [{ type: 'video', width: 1280, height: 720, frame_rate: 30, encoding: 'h264', duration: 6 }],
+        },
       };
       await f.processing.recordProbe({ asset_id: asset.id, tracks: [], non_standard_input_reasons: {}, input_info: [info], recording_times: [] });
       expect(await f.service.getInputInfo(asset.id)).toEqual({ items: [info] });

@@ -36,10 +36,9 @@ export class PlaybackIdRepository {
   async findByAssetIds(assetIds: string[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, PlaybackIdEntity[]>> {
     const byAsset = new Map<string, PlaybackIdEntity[]>(assetIds.map((id) => [id, []]));
     if (assetIds.length === 0) return byAsset;
-    const rows = (await manager.query(
-      `SELECT ${COLUMNS} FROM "assets"."playback_ids" WHERE "asset_id" = ANY($1::text[]) ORDER BY "asset_id", "seq"`,
-      [assetIds],
-    )) as PlaybackIdRow[];
+    const rows = (await manager.query(`SELECT ${COLUMNS} FROM "assets"."playback_ids" WHERE "asset_id" = ANY($1::text[]) ORDER BY "asset_id", "seq"`, [
+      assetIds,
+    ])) as PlaybackIdRow[];
     for (const row of rows) byAsset.get(row.asset_id)?.push(fromRow(row));
     return byAsset;
   }

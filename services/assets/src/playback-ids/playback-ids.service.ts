@@ -59,7 +59,13 @@ export class PlaybackIdsService {
     const asset = playbackId ? await this.assets.findById(playbackId.assetId) : null;
     if (!playbackId || !asset) throw notFound();
     const isLive = asset.status === 'preparing' && (asset.ingestType === 'live_rtmp' || asset.ingestType === 'live_srt');
-    return { id: playbackId.id, policy: playbackId.policy, object: { type: 'asset', id: asset.id }, status: asset.status, ...(isLive ? { is_live: true } : {}) };
+    return {
+      id: playbackId.id,
+      policy: playbackId.policy,
+      object: { type: 'asset', id: asset.id },
+      status: asset.status,
+      ...(isLive ? { is_live: true } : {}),
+    };
   }
 
   private async assetChanged(manager: EntityManager, emit: Emit, assetId: string, at: Date): Promise<AssetEntity> {

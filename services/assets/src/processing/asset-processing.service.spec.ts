@@ -15,7 +15,9 @@ const probe = (assetId: string, fields: Partial<assets.RecordProbeRequest> = {})
     { id: '', type: 'audio', max_channels: 2, primary: true, duration: 6.006 },
   ],
   non_standard_input_reasons: {},
-  input_info: [{ settings: { url: 'https://media.example/in.mp4' }, file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1280 }] } }],
+  input_info: [
+    { settings: { url: 'https://media.example/in.mp4' }, file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1280 }] } },
+  ],
   recording_times: [],
   ...fields,
 });
@@ -51,9 +53,24 @@ describe('AssetProcessingService', () => {
       const { asset } = f.stored({}, ['public']);
       const reply = await f.processing.recordProbe(probe(asset.id));
 
-      expect(reply).toMatchObject({ id: asset.id, status: 'preparing', duration: 6.006, max_stored_resolution: 'HD', resolution_tier: '720p', max_stored_frame_rate: 30, aspect_ratio: '16:9' });
+      expect(reply).toMatchObject({
+        id: asset.id,
+        status: 'preparing',
+        duration: 6.006,
+        max_stored_resolution: 'HD',
+        resolution_tier: '720p',
+        max_stored_frame_rate: 30,
+        aspect_ratio: '16:9',
+      });
       const [video, audio] = reply.tracks;
-      expect(video).toEqual({ id: expect.stringMatching(/^[0-9A-Za-z]{32}$/), type: 'video', max_width: 1280, max_height: 720, max_frame_rate: 30, duration: 6.006 });
+      expect(video).toEqual({
+        id: expect.stringMatching(/^[0-9A-Za-z]{32}$/),
+        type: 'video',
+        max_width: 1280,
+        max_height: 720,
+        max_frame_rate: 30,
+        duration: 6.006,
+      });
       expect(audio).toEqual({ id: expect.stringMatching(/^[0-9A-Za-z]{32}$/), type: 'audio', max_channels: 2, primary: true, duration: 6.006 });
       expect(reply.non_standard_input_reasons).toEqual({});
       expect(f.assets.rows.get(asset.id)).toMatchObject({ tracks: reply.tracks, nonStandardInputReasons: null, updatedAt: null });
@@ -74,7 +91,13 @@ describe('AssetProcessingService', () => {
         {
           type: 'video.asset.non_standard_input_detected',
           object: { type: 'asset', id: asset.id },
-          data: expect.objectContaining({ id: asset.id, status: 'preparing', non_standard_input_reasons: reasons, progress: { state: 'transcoding', progress: 0 }, tracks: reply.tracks }),
+          data: expect.objectContaining({
+            id: asset.id,
+            status: 'preparing',
+            non_standard_input_reasons: reasons,
+            progress: { state: 'transcoding', progress: 0 },
+            tracks: reply.tracks,
+          }),
         },
       ]);
     });
@@ -142,7 +165,13 @@ describe('AssetProcessingService', () => {
         ['video.asset.track.ready', { type: 'track', id: probed.tracks[0].id }],
         ['video.asset.track.ready', { type: 'track', id: probed.tracks[1].id }],
       ]);
-      expect(f.events[0].data).toMatchObject({ id: asset.id, status: 'ready', passthrough: 'pt', progress: { state: 'completed', progress: 100 }, duration: 6.006 });
+      expect(f.events[0].data).toMatchObject({
+        id: asset.id,
+        status: 'ready',
+        passthrough: 'pt',
+        progress: { state: 'completed', progress: 100 },
+        duration: 6.006,
+      });
       expect(f.events[1].data).toEqual({ ...probed.tracks[0], asset_id: asset.id });
     });
 
@@ -166,7 +195,15 @@ describe('AssetProcessingService', () => {
   });
 
   describe('generated subtitle tracks (made after the asset)', () => {
-    const generated = (status: string): assets.Track => ({ id: '', type: 'text', text_type: 'subtitles', text_source: 'generated_live_final', language_code: 'en', name: 'English (generated)', status });
+    const generated = (status: string): assets.Track => ({
+      id: '',
+      type: 'text',
+      text_type: 'subtitles',
+      text_source: 'generated_live_final',
+      language_code: 'en',
+      name: 'English (generated)',
+      status,
+    });
 
     it('markReady leaves a preparing track out of video.asset.track.ready; setTrackStatus readies it with its own event', async () => {
       const f = assetsFixture();
@@ -184,7 +221,9 @@ describe('AssetProcessingService', () => {
       f.events.length = 0;
       const after = await f.processing.setTrackStatus({ asset_id: asset.id, track_id: final.id, status: 'ready' });
       expect(after.tracks[2]).toEqual({ ...final, status: 'ready' });
-      expect(f.events).toEqual([{ type: 'video.asset.track.ready', object: { type: 'track', id: final.id }, data: { ...final, status: 'ready', asset_id: asset.id } }]);
+      expect(f.events).toEqual([
+        { type: 'video.asset.track.ready', object: { type: 'track', id: final.id }, data: { ...final, status: 'ready', asset_id: asset.id } },
+      ]);
       expect(await f.processing.setTrackStatus({ asset_id: asset.id, track_id: final.id, status: 'ready' })).toEqual(after);
       expect(f.events).toHaveLength(1);
     });

@@ -98,7 +98,12 @@ export class AssetProcessingService {
       if (track.status === request.status) return asset;
       const updated = await this.save(manager, asset.id, { tracks: asset.tracks.map((t) => (t.id === track.id ? { ...t, status: request.status } : t)) });
       const event = request.status === 'ready' ? ASSET_EVENTS.trackReady : ASSET_EVENTS.trackErrored;
-      emitTrackEvent(emit, event, updated, updated.tracks.find((t) => t.id === track.id)!);
+      emitTrackEvent(
+        emit,
+        event,
+        updated,
+        updated.tracks.find((t) => t.id === track.id)!,
+      );
       return updated;
     });
   }
@@ -116,10 +121,7 @@ export class AssetProcessingService {
   }
 
   /** Runs `change` on the locked asset (NOT_FOUND when it is gone) and answers the asset as it then is. */
-  private async transition(
-    assetId: string,
-    change: (asset: AssetEntity, manager: EntityManager, emit: Emit) => Promise<AssetEntity>,
-  ): Promise<assets.Asset> {
+  private async transition(assetId: string, change: (asset: AssetEntity, manager: EntityManager, emit: Emit) => Promise<AssetEntity>): Promise<assets.Asset> {
     return this.unitOfWork.run(async (manager, emit) => {
       const asset = await this.assets.lockById(manager, assetId);
       if (!asset) throw notFound();

@@ -23,8 +23,24 @@ describe('withTrackIds', () => {
   });
 
   it('keeps the ids of a probe recorded again, adding none', () => {
-    const first = withTrackIds([], [{ id: '', type: 'video' }, { id: '', type: 'audio' }, { id: '', type: 'audio' }], counter());
-    const again = withTrackIds(first.tracks, [{ id: '', type: 'video' }, { id: '', type: 'audio' }, { id: '', type: 'audio' }], () => 'never');
+    const first = withTrackIds(
+      [],
+      [
+        { id: '', type: 'video' },
+        { id: '', type: 'audio' },
+        { id: '', type: 'audio' },
+      ],
+      counter(),
+    );
+    const again = withTrackIds(
+      first.tracks,
+      [
+        { id: '', type: 'video' },
+        { id: '', type: 'audio' },
+        { id: '', type: 'audio' },
+      ],
+      () => 'never',
+    );
     expect(again.tracks.map((t) => t.id)).toEqual(['t1', 't2', 't3']);
     expect(again.added).toEqual([]);
   });
@@ -34,7 +50,15 @@ describe('withTrackIds', () => {
       { id: 'v', type: 'video' },
       { id: 'a1', type: 'audio' },
     ];
-    const { tracks, added } = withTrackIds(stored, [{ id: '', type: 'audio', max_channels: 6 }, { id: '', type: 'audio' }, { id: '', type: 'video' }], counter());
+    const { tracks, added } = withTrackIds(
+      stored,
+      [
+        { id: '', type: 'audio', max_channels: 6 },
+        { id: '', type: 'audio' },
+        { id: '', type: 'video' },
+      ],
+      counter(),
+    );
     expect(tracks.map((t) => t.id)).toEqual(['a1', 't1', 'v']);
     expect(tracks[0]).toEqual({ id: 'a1', type: 'audio', max_channels: 6 });
     expect(added.map((t) => t.id)).toEqual(['t1']);

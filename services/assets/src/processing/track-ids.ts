@@ -6,7 +6,11 @@ import { assets } from '@platform/proto';
  * at the same position among tracks of that type, so recording the same probe again (a
  * crashed job redone) changes no id and creates no track. Ids sent by the caller are ignored.
  */
-export function withTrackIds(stored: readonly assets.Track[], probed: readonly assets.Track[], makeId: () => string = newId): { tracks: assets.Track[]; added: assets.Track[] } {
+export function withTrackIds(
+  stored: readonly assets.Track[],
+  probed: readonly assets.Track[],
+  makeId: () => string = newId,
+): { tracks: assets.Track[]; added: assets.Track[] } {
   const storedByType = new Map<string, assets.Track[]>();
   for (const t of stored) storedByType.set(t.type, [...(storedByType.get(t.type) ?? []), t]);
   const seen = new Map<string, number>();

@@ -32,7 +32,11 @@ describe('TestAssetSweeper', () => {
     expect(f.playbackIds.rows).toEqual([]);
     expect([...f.store.objects.keys()]).toEqual(['assets/young/hls/master.m3u8']);
     expect(f.events).toEqual([
-      { type: 'video.asset.deleted', object: { type: 'asset', id: 'expired' }, data: expect.objectContaining({ id: 'expired', test: true, playback_ids: [{ id: 'expired-pb0', policy: 'public' }] }) },
+      {
+        type: 'video.asset.deleted',
+        object: { type: 'asset', id: 'expired' },
+        data: expect.objectContaining({ id: 'expired', test: true, playback_ids: [{ id: 'expired-pb0', policy: 'public' }] }),
+      },
     ]);
     expect(await f.sweeper.sweep()).toBe(0);
   });

@@ -28,10 +28,12 @@ export class AccessTokenRepository {
   }
 
   async insert(token: NewAccessToken): Promise<void> {
-    await this.tokens.query(
-      `INSERT INTO "gateway"."access_tokens" ("id", "name", "secret_hash", "permissions") VALUES ($1, $2, $3, $4)`,
-      [token.id, token.name, token.secret_hash, token.permissions],
-    );
+    await this.tokens.query(`INSERT INTO "gateway"."access_tokens" ("id", "name", "secret_hash", "permissions") VALUES ($1, $2, $3, $4)`, [
+      token.id,
+      token.name,
+      token.secret_hash,
+      token.permissions,
+    ]);
   }
 
   /** Creates the token or makes the existing row with that id match it again (un-revoking it). */

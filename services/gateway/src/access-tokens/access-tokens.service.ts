@@ -42,7 +42,12 @@ export class AccessTokensService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const bootstrap = this.config.bootstrapToken;
     if (!bootstrap) return;
-    await this.tokens.upsert({ id: bootstrap.id, name: 'bootstrap (ACCESS_TOKEN_ID)', secret_hash: hashSecret(bootstrap.secret), permissions: [...PERMISSIONS] });
+    await this.tokens.upsert({
+      id: bootstrap.id,
+      name: 'bootstrap (ACCESS_TOKEN_ID)',
+      secret_hash: hashSecret(bootstrap.secret),
+      permissions: [...PERMISSIONS],
+    });
     this.cache.delete(bootstrap.id);
     this.logger.log(`Access token ${bootstrap.id} from ACCESS_TOKEN_ID is ready`);
   }

@@ -25,7 +25,9 @@ describe('access tokens on every route (spec 5, docs/decisions.md "Authenticatio
     unauthorized(await gw.request('GET', '/system/v1/signing-keys', { auth: { id: gw.admin.id, secret: 'wrong' } }));
     unauthorized(await gw.request('GET', '/system/v1/signing-keys', { auth: { id: 'nobody', secret: 'nothing' } }));
     unauthorized(await gw.request('GET', '/system/v1/signing-keys', { auth: null, headers: { authorization: 'Bearer abc' } }));
-    unauthorized(await gw.request('GET', '/system/v1/signing-keys', { auth: null, headers: { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` } }));
+    unauthorized(
+      await gw.request('GET', '/system/v1/signing-keys', { auth: null, headers: { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` } }),
+    );
   });
 
   it('refuses a revoked token', async () => {
@@ -73,7 +75,11 @@ describe('access tokens on every route (spec 5, docs/decisions.md "Authenticatio
 
   it('checks permissions before reading a body', async () => {
     const reader = await gw.token(['video:read']);
-    const res = await gw.request('POST', '/video/v1/playback-restrictions', { auth: reader, rawBody: '{broken', headers: { 'content-type': 'application/json' } });
+    const res = await gw.request('POST', '/video/v1/playback-restrictions', {
+      auth: reader,
+      rawBody: '{broken',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(403);
   });
 

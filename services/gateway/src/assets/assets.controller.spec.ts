@@ -81,10 +81,28 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
     it('takes the spec’s names with the shortcuts: input as a URL string, playback_policy as one string', async () => {
       gw.assets.createAsset.mockReturnValue(reply(asset({ test: true })));
       const res = await gw.request('POST', '/video/v1/assets', {
-        body: { input: URL, playback_policy: 'signed', test: true, max_resolution_tier: '2160p', encoding_tier: 'baseline', mp4_support: 'none', master_access: 'none', normalize_audio: false },
+        body: {
+          input: URL,
+          playback_policy: 'signed',
+          test: true,
+          max_resolution_tier: '2160p',
+          encoding_tier: 'baseline',
+          mp4_support: 'none',
+          master_access: 'none',
+          normalize_audio: false,
+        },
       });
       expect(gw.assets.createAsset).toHaveBeenCalledWith(
-        expect.objectContaining({ input: [{ url: URL }], playback_policy: ['signed'], test: true, max_resolution_tier: '2160p', encoding_tier: 'baseline', mp4_support: 'none', master_access: 'none', normalize_audio: false }),
+        expect.objectContaining({
+          input: [{ url: URL }],
+          playback_policy: ['signed'],
+          test: true,
+          max_resolution_tier: '2160p',
+          encoding_tier: 'baseline',
+          mp4_support: 'none',
+          master_access: 'none',
+          normalize_audio: false,
+        }),
       );
       expect(res.status).toBe(201);
       expect(res.body.data.test).toBe(true);
@@ -113,7 +131,11 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       ['an unknown field', { input: URL, colour: 'red' }, ['colour: is not a known field']],
       ['an unknown input field', { input: [{ url: URL, speed: 2 }] }, ['input[0].speed: is not a known field']],
       ['both input and inputs', { input: URL, inputs: [{ url: URL }] }, ['inputs: give input or inputs, not both']],
-      ['both policy names', { input: URL, playback_policy: 'public', playback_policies: ['public'] }, ['playback_policies: give playback_policy or playback_policies, not both']],
+      [
+        'both policy names',
+        { input: URL, playback_policy: 'public', playback_policies: ['public'] },
+        ['playback_policies: give playback_policy or playback_policies, not both'],
+      ],
     ])('refuses %s with 400 naming the field, calling nothing', async (_name, body, messages) => {
       const res = await gw.request('POST', '/video/v1/assets', { body });
       expect(res.status).toBe(400);
@@ -124,28 +146,49 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
 
     it.each<[string, unknown, string[]]>([
       ['mp4_support standard', { input: URL, mp4_support: 'standard' }, ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"']],
-      ['mp4_support capped-1080p', { input: URL, mp4_support: 'capped-1080p' }, ['mp4_support: "capped-1080p" is not implemented yet (static MP4 renditions); use "none"']],
-      ['master_access temporary', { input: URL, master_access: 'temporary' }, ['master_access: "temporary" is not implemented yet (master MP4 downloads); use "none"']],
+      [
+        'mp4_support capped-1080p',
+        { input: URL, mp4_support: 'capped-1080p' },
+        ['mp4_support: "capped-1080p" is not implemented yet (static MP4 renditions); use "none"'],
+      ],
+      [
+        'master_access temporary',
+        { input: URL, master_access: 'temporary' },
+        ['master_access: "temporary" is not implemented yet (master MP4 downloads); use "none"'],
+      ],
       ['normalize_audio', { input: URL, normalize_audio: true }, ['normalize_audio: true is not implemented yet (audio loudness normalization); use false']],
-      ['a second input', { input: [{ url: URL }, { url: 'https://media.example/en.vtt', type: 'text', text_type: 'subtitles', language_code: 'en' }] }, [
-        'input[1]: more than one input (audio tracks, text tracks, overlays) is not implemented yet',
-      ]],
-      ['an overlay', { inputs: [{ url: URL, overlay_settings: { vertical_align: 'top' } }] }, ['inputs[0].overlay_settings: watermark overlays are not implemented yet']],
-      ['generated subtitles', { input: [{ url: URL, generated_subtitles: [{ language_code: 'en' }] }] }, ['input[0].generated_subtitles: generated subtitles are not implemented yet']],
-      ['a clip', { input: [{ url: 'svc://assets/abc', start_time: 1 }] }, [
-        'input[0].url: clips from svc://assets/{asset_id} are not implemented yet',
-        'input[0].start_time, end_time: clips are not implemented yet',
-      ]],
+      [
+        'a second input',
+        { input: [{ url: URL }, { url: 'https://media.example/en.vtt', type: 'text', text_type: 'subtitles', language_code: 'en' }] },
+        ['input[1]: more than one input (audio tracks, text tracks, overlays) is not implemented yet'],
+      ],
+      [
+        'an overlay',
+        { inputs: [{ url: URL, overlay_settings: { vertical_align: 'top' } }] },
+        ['inputs[0].overlay_settings: watermark overlays are not implemented yet'],
+      ],
+      [
+        'generated subtitles',
+        { input: [{ url: URL, generated_subtitles: [{ language_code: 'en' }] }] },
+        ['input[0].generated_subtitles: generated subtitles are not implemented yet'],
+      ],
+      [
+        'a clip',
+        { input: [{ url: 'svc://assets/abc', start_time: 1 }] },
+        ['input[0].url: clips from svc://assets/{asset_id} are not implemented yet', 'input[0].start_time, end_time: clips are not implemented yet'],
+      ],
       ['a clip shortcut', { input: 'mux://assets/abc' }, ['input: clips from svc://assets/{asset_id} are not implemented yet']],
-      ['a named audio track', { input: [{ url: URL, name: 'English', language_code: 'en' }] }, [
-        'input[0].language_code: track settings of inputs are not implemented yet',
-        'input[0].name: track settings of inputs are not implemented yet',
-      ]],
+      [
+        'a named audio track',
+        { input: [{ url: URL, name: 'English', language_code: 'en' }] },
+        ['input[0].language_code: track settings of inputs are not implemented yet', 'input[0].name: track settings of inputs are not implemented yet'],
+      ],
       ['DRM', { input: URL, playback_policy: ['public', 'drm'] }, ['playback_policy: DRM playback is not implemented yet']],
-      ['static renditions and meta', { input: URL, static_renditions: [{ resolution: 'highest' }], meta: { title: 't' } }, [
-        'static_renditions: not implemented yet (static renditions)',
-        'meta: not implemented yet (asset metadata)',
-      ]],
+      [
+        'static renditions and meta',
+        { input: URL, static_renditions: [{ resolution: 'highest' }], meta: { title: 't' } },
+        ['static_renditions: not implemented yet (static renditions)', 'meta: not implemented yet (asset metadata)'],
+      ],
     ])('answers %s with 501 not_implemented naming the field, calling nothing', async (_name, body, messages) => {
       const res = await gw.request('POST', '/video/v1/assets', { body });
       expect(res.status).toBe(501);
@@ -219,9 +262,15 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
     });
 
     it('shows errors on an errored asset', async () => {
-      gw.assets.getAsset.mockReturnValue(reply(asset({ status: 'errored', errors: { type: 'invalid_input', messages: ['The input could not be downloaded'] } })));
+      gw.assets.getAsset.mockReturnValue(
+        reply(asset({ status: 'errored', errors: { type: 'invalid_input', messages: ['The input could not be downloaded'] } })),
+      );
       const res = await gw.request('GET', '/video/v1/assets/a1');
-      expect(res.body.data).toMatchObject({ status: 'errored', progress: { state: 'errored', progress: -1 }, errors: { type: 'invalid_input', messages: ['The input could not be downloaded'] } });
+      expect(res.body.data).toMatchObject({
+        status: 'errored',
+        progress: { state: 'errored', progress: -1 },
+        errors: { type: 'invalid_input', messages: ['The input could not be downloaded'] },
+      });
     });
 
     it('answers 404 for an unknown asset', async () => {

@@ -117,7 +117,11 @@ export const uploadAssetSettingsBody = assetSettingsObject.superRefine((body, ct
   const given = body.inputs ?? body.input;
   const field = body.inputs !== undefined ? 'inputs' : 'input';
   if (typeof given === 'string' || (Array.isArray(given) && given[0]?.url !== undefined)) {
-    ctx.addIssue({ code: 'custom', path: typeof given === 'string' ? [field] : [field, 0, 'url'], message: 'must be omitted for a direct upload (the uploaded file is the main input)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: typeof given === 'string' ? [field] : [field, 0, 'url'],
+      message: 'must be omitted for a direct upload (the uploaded file is the main input)',
+    });
   }
 });
 

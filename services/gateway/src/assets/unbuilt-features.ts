@@ -33,7 +33,11 @@ export function refuseUnbuiltAssetFeatures(body: AssetSettingsBody, prefix = '')
     ['copy_overlays', 'clips'],
   ];
   for (const [name, feature] of muxOnly) if (body[name] !== undefined) later.push(`${name}: not implemented yet (${feature})`);
-  if (later.length > 0) throw new ApiError('not_implemented', later.map((m) => prefix + m));
+  if (later.length > 0)
+    throw new ApiError(
+      'not_implemented',
+      later.map((m) => prefix + m),
+    );
 }
 
 function unbuiltInputFeatures(input: AssetInputBody, at: string): string[] {

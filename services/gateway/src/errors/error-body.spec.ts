@@ -30,7 +30,9 @@ describe('the error body over HTTP (one shape for every status)', () => {
   });
 
   it('never shows the internals of a 500 or 503', async () => {
-    gw.signingKeys.getSigningKey.mockReturnValue(grpcError(GrpcStatus.UNAVAILABLE, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:50054'));
+    gw.signingKeys.getSigningKey.mockReturnValue(
+      grpcError(GrpcStatus.UNAVAILABLE, 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:50054'),
+    );
     const res = await gw.request('GET', '/system/v1/signing-keys/k');
     expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
     gw.signingKeys.getSigningKey.mockImplementation(() => {
@@ -58,11 +60,15 @@ describe('the error body over HTTP (one shape for every status)', () => {
     /** fetch() refuses TRACE, so this one goes through node:http. */
     const rawRequest = (method: string, path: string) =>
       new Promise<{ status: number; allow: string | undefined; body: unknown }>((resolve, reject) => {
-        const req = http.request(`${gw.baseUrl}${path}`, { method, headers: { authorization: `Basic ${Buffer.from(`${gw.admin.id}:${gw.admin.secret}`).toString('base64')}` } }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body: JSON.parse(text) as unknown }));
-        });
+        const req = http.request(
+          `${gw.baseUrl}${path}`,
+          { method, headers: { authorization: `Basic ${Buffer.from(`${gw.admin.id}:${gw.admin.secret}`).toString('base64')}` } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body: JSON.parse(text) as unknown }));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -84,20 +90,26 @@ describe('the error body over HTTP (one shape for every status)', () => {
   });
 
   describe('NUL characters (Postgres text cannot hold them)', () => {
-    it.each(['/video/v1/assets/%00', '/video/v1/live-streams?stream_key=a%00b', '/system/v1/signing-keys/k%00'])('refuses %s with 400 before any service is asked', async (path) => {
-      const res = await gw.request('GET', path);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: ['the URL: must not contain a NUL character (\\u0000)'] } });
-      expect(gw.assets.getAsset).not.toHaveBeenCalled();
-      expect(gw.signingKeys.getSigningKey).not.toHaveBeenCalled();
-    });
+    it.each(['/video/v1/assets/%00', '/video/v1/live-streams?stream_key=a%00b', '/system/v1/signing-keys/k%00'])(
+      'refuses %s with 400 before any service is asked',
+      async (path) => {
+        const res = await gw.request('GET', path);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: ['the URL: must not contain a NUL character (\\u0000)'] } });
+        expect(gw.assets.getAsset).not.toHaveBeenCalled();
+        expect(gw.signingKeys.getSigningKey).not.toHaveBeenCalled();
+      },
+    );
 
-    it.each([{ passthrough: 'a\u0000b' }, { 'key\u0000': 1 }, { input: [{ url: 'https://x/\u0000' }] }])('refuses a body holding one (%j) with 400', async (body) => {
-      const res = await gw.request('POST', '/video/v1/assets', { body });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: ['body: must not contain a NUL character (\\u0000)'] } });
-      expect(gw.assets.createAsset).not.toHaveBeenCalled();
-    });
+    it.each([{ passthrough: 'a\u0000b' }, { 'key\u0000': 1 }, { input: [{ url: 'https://x/\u0000' }] }])(
+      'refuses a body holding one (%j) with 400',
+      async (body) => {
+        const res = await gw.request('POST', '/video/v1/assets', { body });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: ['body: must not contain a NUL character (\\u0000)'] } });
+        expect(gw.assets.createAsset).not.toHaveBeenCalled();
+      },
+    );
   });
 
   describe('JSON bodies', () => {
@@ -129,7 +141,10 @@ describe('the error body over HTTP (one shape for every status)', () => {
         headers: { 'content-type': 'application/json; charset=utf-8' },
       });
       expect(res.body.error.messages).toEqual(['phrases: must be an array, not a number']);
-      const vendor = await gw.request('POST', '/video/v1/transcription-vocabularies', { rawBody: '{"phrases": 5}', headers: { 'content-type': 'application/vnd.api+json' } });
+      const vendor = await gw.request('POST', '/video/v1/transcription-vocabularies', {
+        rawBody: '{"phrases": 5}',
+        headers: { 'content-type': 'application/vnd.api+json' },
+      });
       expect(vendor.status).toBe(400);
     });
 

@@ -28,7 +28,11 @@ const ALL_STATUSES = Object.values(GrpcStatus).filter((v): v is GrpcStatus => ty
 describe('gRPC status → HTTP error', () => {
   it('covers every gRPC status', () => {
     expect(ALL_STATUSES).toHaveLength(17);
-    expect(Object.keys(EXPECTED).map(Number).sort((a, b) => a - b)).toEqual(ALL_STATUSES);
+    expect(
+      Object.keys(EXPECTED)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(ALL_STATUSES);
   });
 
   it.each(ALL_STATUSES.map((s) => [GrpcStatus[s], s] as const))('maps %s', (_name, status) => {

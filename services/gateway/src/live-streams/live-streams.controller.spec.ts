@@ -78,7 +78,11 @@ describe('live stream routes (spec 2.3, 4.3)', () => {
     ['a reconnect window over 1800', { reconnect_window: 1801 }, ['reconnect_window: must be at most 1800']],
     ['a max continuous duration under 60', { max_continuous_duration: 30 }, ['max_continuous_duration: must be at least 60']],
     ['an unknown latency mode', { latency_mode: 'ultra' }, ['latency_mode: must be one of "low", "reduced", "standard"']],
-    ['an input url in new_asset_settings', { new_asset_settings: { input: [{ url: 'https://x/a.mp4' }] } }, ['new_asset_settings.input[0].url: must be omitted for a live stream (the stream is the main input)']],
+    [
+      'an input url in new_asset_settings',
+      { new_asset_settings: { input: [{ url: 'https://x/a.mp4' }] } },
+      ['new_asset_settings.input[0].url: must be omitted for a live stream (the stream is the main input)'],
+    ],
     ['an http simulcast target', { simulcast_targets: [{ url: 'http://x/app' }] }, ['simulcast_targets[0].url: must be an rtmp:// or rtmps:// URL']],
     ['two generated subtitles', { generated_subtitles: [{}, {}] }, ['generated_subtitles: must have at most 1 entries']],
   ])('refuses %s with 400, calling nothing', async (_name, body, messages) => {
@@ -101,7 +105,9 @@ describe('live stream routes (spec 2.3, 4.3)', () => {
     const res = await gw.request('PATCH', '/video/v1/live-streams/ls1', { body: { latency_mode: 'low', reconnect_window: 0 } });
     expect(gw.liveStreams.updateLiveStream).toHaveBeenCalledWith({ id: 'ls1', latency_mode: 'low', reconnect_window: 0 });
     expect(res.body.data).toMatchObject({ latency_mode: 'low', reconnect_window: 0, reduced_latency: false });
-    expect((await gw.request('PATCH', '/video/v1/live-streams/ls1', { body: { audio_only: true } })).body.error.messages).toEqual(['audio_only: is not a known field']);
+    expect((await gw.request('PATCH', '/video/v1/live-streams/ls1', { body: { audio_only: true } })).body.error.messages).toEqual([
+      'audio_only: is not a known field',
+    ]);
   });
 
   it('answers complete, disable and enable with data {}', async () => {
@@ -118,10 +124,15 @@ describe('live stream routes (spec 2.3, 4.3)', () => {
   });
 
   it('answers 409 for a simulcast target on a stream that is not idle', async () => {
-    gw.liveStreams.createSimulcastTarget.mockReturnValue(grpcError(GrpcStatus.FAILED_PRECONDITION, ['Simulcast targets can be added only while the live stream is idle; it is active']));
+    gw.liveStreams.createSimulcastTarget.mockReturnValue(
+      grpcError(GrpcStatus.FAILED_PRECONDITION, ['Simulcast targets can be added only while the live stream is idle; it is active']),
+    );
     const res = await gw.request('POST', '/video/v1/live-streams/ls1/simulcast-targets', { body: { url: 'rtmp://x.example/app' } });
     expect(res.status).toBe(409);
-    expect(gw.liveStreams.createSimulcastTarget).toHaveBeenCalledWith({ live_stream_id: 'ls1', target: { url: 'rtmp://x.example/app', passthrough: undefined, stream_key: undefined } });
+    expect(gw.liveStreams.createSimulcastTarget).toHaveBeenCalledWith({
+      live_stream_id: 'ls1',
+      target: { url: 'rtmp://x.example/app', passthrough: undefined, stream_key: undefined },
+    });
   });
 
   it('finds a live stream’s playback id in GET /video/v1/playback-ids/{id} when the assets service does not know it', async () => {

@@ -130,7 +130,8 @@ export class LiveStreamsController {
   @ZodResponse(200, 'The live stream', liveStreamResponse)
   async generatedSubtitles(
     @Param('LIVE_STREAM_ID') id: string,
-    @ZodBody(generatedSubtitlesBody) body: { generated_subtitles: Array<Omit<live.GeneratedSubtitle, 'transcription_vocabulary_ids'> & { transcription_vocabulary_ids?: string[] }> },
+    @ZodBody(generatedSubtitlesBody)
+    body: { generated_subtitles: Array<Omit<live.GeneratedSubtitle, 'transcription_vocabulary_ids'> & { transcription_vocabulary_ids?: string[] }> },
   ) {
     const generated = body.generated_subtitles.map((g) => ({ ...g, transcription_vocabulary_ids: g.transcription_vocabulary_ids ?? [] }));
     return { data: toLiveStream(await firstValueFrom(this.streams.updateGeneratedSubtitles({ id, generated_subtitles: generated }))) };

@@ -29,16 +29,18 @@ export const generatedSubtitleSchema = z
   })
   .strict();
 
-export const simulcastTargetInputSchema = z
-  .object({ passthrough: passthrough.optional(), stream_key: z.string().optional(), url: rtmpUrl })
-  .strict();
+export const simulcastTargetInputSchema = z.object({ passthrough: passthrough.optional(), stream_key: z.string().optional(), url: rtmpUrl }).strict();
 
 /** new_asset_settings of a live stream: asset settings whose main input has no url (the stream is it). */
 export const liveAssetSettingsBody = assetSettingsObject.superRefine((body, ctx) => {
   const given = body.inputs ?? body.input;
   const field = body.inputs !== undefined ? 'inputs' : 'input';
   if (typeof given === 'string' || (Array.isArray(given) && given[0]?.url !== undefined)) {
-    ctx.addIssue({ code: 'custom', path: typeof given === 'string' ? [field] : [field, 0, 'url'], message: 'must be omitted for a live stream (the stream is the main input)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: typeof given === 'string' ? [field] : [field, 0, 'url'],
+      message: 'must be omitted for a live stream (the stream is the main input)',
+    });
   }
 });
 

@@ -64,19 +64,34 @@ describe('playback restriction routes (spec 2.7, 4.7)', () => {
     gw.playbackRestrictions.createPlaybackRestriction.mockReturnValue(reply(restriction(['a.test'], false, sent)));
     const res = await gw.request('POST', '/video/v1/playback-restrictions', { body: { referrer: { allowed_domains: ['a.test'] }, user_agent: userAgent } });
     expect(res.status).toBe(201);
-    expect(gw.playbackRestrictions.createPlaybackRestriction).toHaveBeenCalledWith({ referrer: { allowed_domains: ['a.test'], allow_no_referrer: false }, user_agent: sent });
+    expect(gw.playbackRestrictions.createPlaybackRestriction).toHaveBeenCalledWith({
+      referrer: { allowed_domains: ['a.test'], allow_no_referrer: false },
+      user_agent: sent,
+    });
     expect(res.body.data.user_agent).toEqual(sent);
   });
 
   it.each([
-    ['11 domains', { referrer: { allowed_domains: Array.from({ length: 11 }, (_, i) => `d${i}.example.com`) } }, ['referrer.allowed_domains: must have at most 10 entries']],
+    [
+      '11 domains',
+      { referrer: { allowed_domains: Array.from({ length: 11 }, (_, i) => `d${i}.example.com`) } },
+      ['referrer.allowed_domains: must have at most 10 entries'],
+    ],
     [
       'a wildcard inside a name',
       { referrer: { allowed_domains: ['ok.com', 'fine.org', 'foo.*.com'] } },
       ['referrer.allowed_domains[2]: "foo.*.com" is not a valid domain (use *, a hostname or *.hostname)'],
     ],
-    ['a wildcard without a dot', { referrer: { allowed_domains: ['*foo'] } }, ['referrer.allowed_domains[0]: "*foo" is not a valid domain (use *, a hostname or *.hostname)']],
-    ['a string for a boolean', { referrer: { allowed_domains: ['a.com'], allow_no_referrer: 'yes' } }, ['referrer.allow_no_referrer: must be a boolean, not a string']],
+    [
+      'a wildcard without a dot',
+      { referrer: { allowed_domains: ['*foo'] } },
+      ['referrer.allowed_domains[0]: "*foo" is not a valid domain (use *, a hostname or *.hostname)'],
+    ],
+    [
+      'a string for a boolean',
+      { referrer: { allowed_domains: ['a.com'], allow_no_referrer: 'yes' } },
+      ['referrer.allow_no_referrer: must be a boolean, not a string'],
+    ],
     ['a string for the list', { referrer: { allowed_domains: 'a.com' } }, ['referrer.allowed_domains: must be an array, not a string']],
     ['a number in the list', { referrer: { allowed_domains: [42] } }, ['referrer.allowed_domains[0]: must be a string, not a number']],
     ['an unknown nested field', { referrer: { allowed_domains: ['a.com'], colour: 'red' } }, ['referrer.colour: is not a known field']],
@@ -91,7 +106,11 @@ describe('playback restriction routes (spec 2.7, 4.7)', () => {
       { referrer: { allowed_domains: ['a.com'] }, user_agent: { allow_high_risk_user_agent: 1 } },
       ['user_agent.allow_high_risk_user_agent: must be a boolean, not a number'],
     ],
-    ['an unknown user_agent field', { referrer: { allowed_domains: ['a.com'] }, user_agent: { allow_bots: true } }, ['user_agent.allow_bots: is not a known field']],
+    [
+      'an unknown user_agent field',
+      { referrer: { allowed_domains: ['a.com'] }, user_agent: { allow_bots: true } },
+      ['user_agent.allow_bots: is not a known field'],
+    ],
     ['a boolean for user_agent', { referrer: { allowed_domains: ['a.com'] }, user_agent: true }, ['user_agent: must be an object, not a boolean']],
     ['no referrer', {}, ['referrer: is required']],
     ['an array body', [], ['body: must be an object, not an array']],
@@ -195,7 +214,10 @@ describe('playback restriction routes (spec 2.7, 4.7)', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: { type: 'not_found', messages: ['Playback restriction not found'] } });
     expect(res.headers.get('x-should-retry')).toBe('false');
-    expect(gw.playbackRestrictions.updateUserAgent).toHaveBeenCalledWith({ id: 'nope', user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: true } });
+    expect(gw.playbackRestrictions.updateUserAgent).toHaveBeenCalledWith({
+      id: 'nope',
+      user_agent: { allow_no_user_agent: false, allow_high_risk_user_agent: true },
+    });
   });
 
   it('passes the service’s own 400 and 404 messages through', async () => {

@@ -24,9 +24,21 @@ describe('signing keys routes (spec 2.4, 4.1)', () => {
     expect(one.body).toEqual({ data: { id: 'k1', created_at: '1700000001' } });
     expect(gw.signingKeys.getSigningKey).toHaveBeenCalledWith({ id: 'k1' });
 
-    gw.signingKeys.listSigningKeys.mockReturnValue(reply({ items: [{ id: 'a', created_at: 1, private_key: 'x' }, { id: 'b', created_at: 2 }] }));
+    gw.signingKeys.listSigningKeys.mockReturnValue(
+      reply({
+        items: [
+          { id: 'a', created_at: 1, private_key: 'x' },
+          { id: 'b', created_at: 2 },
+        ],
+      }),
+    );
     const list = await gw.request('GET', '/system/v1/signing-keys');
-    expect(list.body).toEqual({ data: [{ id: 'a', created_at: '1' }, { id: 'b', created_at: '2' }] });
+    expect(list.body).toEqual({
+      data: [
+        { id: 'a', created_at: '1' },
+        { id: 'b', created_at: '2' },
+      ],
+    });
   });
 
   it('pages with limit 25 and page 1 by default and passes explicit values on', async () => {

@@ -5,12 +5,7 @@ import { firstValueFrom } from 'rxjs';
 import { Paging } from '../validation/paging';
 import { ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { toCreatedSigningKey, toSigningKey } from './signing-key.mapper';
-import {
-  createdSigningKeyResponse,
-  signingKeyListQuery,
-  signingKeyListResponse,
-  signingKeyResponse,
-} from './signing-keys.schemas';
+import { createdSigningKeyResponse, signingKeyListQuery, signingKeyListResponse, signingKeyResponse } from './signing-keys.schemas';
 
 export const SIGNING_KEYS_CLIENT = Symbol('SigningKeysServiceClient');
 

@@ -51,12 +51,7 @@ export interface RequestOptions {
  * the health clients, the DataSource and the token repository replaced by fakes.
  */
 export class TestGateway {
-  readonly signingKeys = mockClient<playbackAuth.SigningKeysServiceClient>([
-    'createSigningKey',
-    'getSigningKey',
-    'listSigningKeys',
-    'deleteSigningKey',
-  ]);
+  readonly signingKeys = mockClient<playbackAuth.SigningKeysServiceClient>(['createSigningKey', 'getSigningKey', 'listSigningKeys', 'deleteSigningKey']);
   readonly playbackRestrictions = mockClient<playbackAuth.PlaybackRestrictionsServiceClient>([
     'createPlaybackRestriction',
     'getPlaybackRestriction',

@@ -70,7 +70,11 @@ describe('transcription vocabulary routes (spec 2.8, 4.8)', () => {
     ['a 256-character passthrough', { phrases: ['ok'], passthrough: 'x'.repeat(256) }, ['passthrough: must be at most 255 characters']],
     ['a number for name', { phrases: ['ok'], name: 42 }, ['name: must be a string, not a number']],
     ['an unknown field', { phrases: ['ok'], language: 'en' }, ['language: is not a known field']],
-    ['several problems at once', { name: 1, passthrough: 2 }, ['name: must be a string, not a number', 'phrases: is required', 'passthrough: must be a string, not a number']],
+    [
+      'several problems at once',
+      { name: 1, passthrough: 2 },
+      ['name: must be a string, not a number', 'phrases: is required', 'passthrough: must be a string, not a number'],
+    ],
   ])('refuses %s with 400 naming the field', async (_label, body, messages) => {
     const res = await gw.request('POST', '/video/v1/transcription-vocabularies', { body });
     expect(res.status).toBe(400);

@@ -12,7 +12,13 @@ export const transcriptionVocabularyBody = z
   .object({
     name: z.string().max(MAX_NAME_LENGTH).optional(),
     phrases: z
-      .array(z.string().min(1).max(MAX_PHRASE_LENGTH).refine((p) => p.trim() !== '', 'must not be empty'))
+      .array(
+        z
+          .string()
+          .min(1)
+          .max(MAX_PHRASE_LENGTH)
+          .refine((p) => p.trim() !== '', 'must not be empty'),
+      )
       .min(1)
       .max(MAX_PHRASES)
       .meta({ description: `Words, phrases or proper names to boost; 1 to ${MAX_PHRASES}, each 1 to ${MAX_PHRASE_LENGTH} characters` }),

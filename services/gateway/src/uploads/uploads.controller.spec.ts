@@ -38,13 +38,27 @@ describe('upload routes (spec 2.6, 4.5)', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      data: { id: 'u1', status: 'waiting', timeout: 3600, url: URL, cors_origin: '*', new_asset_settings: { playback_policies: ['public'], passthrough: 'p', video_quality: 'basic' } },
+      data: {
+        id: 'u1',
+        status: 'waiting',
+        timeout: 3600,
+        url: URL,
+        cors_origin: '*',
+        new_asset_settings: { playback_policies: ['public'], passthrough: 'p', video_quality: 'basic' },
+      },
     });
   });
 
   it('shows asset_id only when asset_created, error only when errored, test only when true', async () => {
     gw.uploads.getUpload.mockReturnValue(reply(upload({ status: 'asset_created', asset_id: 'a1', test: true })));
-    expect((await gw.request('GET', '/video/v1/uploads/u1')).body.data).toEqual({ id: 'u1', status: 'asset_created', asset_id: 'a1', timeout: 3600, url: URL, test: true });
+    expect((await gw.request('GET', '/video/v1/uploads/u1')).body.data).toEqual({
+      id: 'u1',
+      status: 'asset_created',
+      asset_id: 'a1',
+      timeout: 3600,
+      url: URL,
+      test: true,
+    });
     gw.uploads.getUpload.mockReturnValue(reply(upload({ status: 'errored', error: { type: 'invalid_input', message: 'not media' } })));
     expect((await gw.request('GET', '/video/v1/uploads/u1')).body.data).toEqual({
       id: 'u1',
@@ -76,9 +90,21 @@ describe('upload routes (spec 2.6, 4.5)', () => {
     ['a timeout under 60', { timeout: 59 }, ['timeout: must be at least 60']],
     ['a timeout over a week', { timeout: 604801 }, ['timeout: must be at most 604800']],
     ['a fractional timeout', { timeout: 60.5 }, ['timeout: must be an integer, not a non-integer number']],
-    ['an input url (the file is the input)', { new_asset_settings: { input: [{ url: 'https://x/a.mp4' }] } }, ['new_asset_settings.input[0].url: must be omitted for a direct upload (the uploaded file is the main input)']],
-    ['an input URL shortcut', { new_asset_settings: { input: 'https://x/a.mp4' } }, ['new_asset_settings.input: must be omitted for a direct upload (the uploaded file is the main input)']],
-    ['a bad tier', { new_asset_settings: { max_resolution_tier: '720p' } }, ['new_asset_settings.max_resolution_tier: must be one of "1080p", "1440p", "2160p"']],
+    [
+      'an input url (the file is the input)',
+      { new_asset_settings: { input: [{ url: 'https://x/a.mp4' }] } },
+      ['new_asset_settings.input[0].url: must be omitted for a direct upload (the uploaded file is the main input)'],
+    ],
+    [
+      'an input URL shortcut',
+      { new_asset_settings: { input: 'https://x/a.mp4' } },
+      ['new_asset_settings.input: must be omitted for a direct upload (the uploaded file is the main input)'],
+    ],
+    [
+      'a bad tier',
+      { new_asset_settings: { max_resolution_tier: '720p' } },
+      ['new_asset_settings.max_resolution_tier: must be one of "1080p", "1440p", "2160p"'],
+    ],
     ['an unknown settings field', { new_asset_settings: { colour: 'red' } }, ['new_asset_settings.colour: is not a known field']],
     ['an unknown field', { colour: 'red' }, ['colour: is not a known field']],
   ])('refuses %s with 400, calling nothing', async (_name, body, messages) => {
@@ -89,7 +115,9 @@ describe('upload routes (spec 2.6, 4.5)', () => {
   });
 
   it('answers 501 for asset settings of features not built yet, calling nothing', async () => {
-    const res = await gw.request('POST', '/video/v1/uploads', { body: { new_asset_settings: { mp4_support: 'standard', input: [{ generated_subtitles: [] }] } } });
+    const res = await gw.request('POST', '/video/v1/uploads', {
+      body: { new_asset_settings: { mp4_support: 'standard', input: [{ generated_subtitles: [] }] } },
+    });
     expect(res.status).toBe(501);
     expect(res.body.error.messages).toEqual([
       'new_asset_settings.input[0].generated_subtitles: generated subtitles are not implemented yet',

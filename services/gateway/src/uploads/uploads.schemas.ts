@@ -15,7 +15,9 @@ export const createUploadBody = z
       .max(2048)
       .optional()
       .meta({ description: 'The browser origin allowed to PUT to the URL (`*` for any); without it no page can (scripts still can)' }),
-    new_asset_settings: uploadAssetSettingsBody.optional().meta({ description: 'Asset settings (spec 2.2) of the asset made from the file; the first input has no url' }),
+    new_asset_settings: uploadAssetSettingsBody
+      .optional()
+      .meta({ description: 'Asset settings (spec 2.2) of the asset made from the file; the first input has no url' }),
     test: z.boolean().optional().meta({ description: 'The asset is a test asset' }),
   })
   .strict();

@@ -7,7 +7,11 @@ const MAX_PAGE = 2_147_483_647;
 function queryInteger(min: number, max: number, fallback: number) {
   return z.preprocess(
     (value) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value),
-    z.int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be an integer' : undefined) }).min(min).max(max).default(fallback),
+    z
+      .int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be an integer' : undefined) })
+      .min(min)
+      .max(max)
+      .default(fallback),
   );
 }
 
@@ -16,7 +20,10 @@ function pageSize(maxLimit: number, fallback: number) {
   return z
     .preprocess(
       (value) => (typeof value === 'string' && /^\d{1,16}$/.test(value) && Number.isSafeInteger(Number(value)) ? Math.min(Number(value), maxLimit) : value),
-      z.int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be an integer' : undefined) }).min(1).default(fallback),
+      z
+        .int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be an integer' : undefined) })
+        .min(1)
+        .default(fallback),
     )
     .meta({ description: `Items per page, default ${fallback}; a larger value than ${maxLimit} is taken as ${maxLimit}` });
 }

@@ -45,11 +45,7 @@ export function ZodQuery(schema: z.ZodObject): ParameterDecorator {
     Query(new ZodValidationPipe(schema, 'query'))(target, key, index);
     const [name, descriptor] = methodDescriptor(target, key);
     for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-      ApiQuery({ name: field, required: !fieldSchema.safeParse(undefined).success, schema: openApiSchema(fieldSchema, 'output') })(
-        target,
-        name,
-        descriptor,
-      );
+      ApiQuery({ name: field, required: !fieldSchema.safeParse(undefined).success, schema: openApiSchema(fieldSchema, 'output') })(target, name, descriptor);
     }
   };
 }

@@ -56,7 +56,11 @@ export function formatIssues(issues: readonly Issue[], root: string): string[] {
       // a value of one option's type (an array where "an array or a string" is allowed) is
       // judged by that option alone, so the message names the bad entry
       const fitting = issue.errors.filter((branch) => !branch.every((i) => i.path.length === 0 && i.code === 'invalid_type'));
-      if (fitting.length === 1) return formatIssues(fitting[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] })), root);
+      if (fitting.length === 1)
+        return formatIssues(
+          fitting[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] })),
+          root,
+        );
     }
     return [`${at || root}: ${issue.message}`];
   });

@@ -32,7 +32,21 @@ describe('closedCaptionMedia', () => {
 describe('captionExtractionArgs', () => {
   it('reads the field of the channel (cc1/cc2 first, cc3/cc4 second) from the concatenated segments as WebVTT', () => {
     expect(captionExtractionArgs('list.txt', 'cc1')).toEqual([
-      '-v', 'error', '-data_field', 'first', '-f', 'lavfi', '-i', 'movie=list.txt:f=concat[out0+subcc]', '-map', '0:1', '-c:s', 'webvtt', '-f', 'webvtt', '-',
+      '-v',
+      'error',
+      '-data_field',
+      'first',
+      '-f',
+      'lavfi',
+      '-i',
+      'movie=list.txt:f=concat[out0+subcc]',
+      '-map',
+      '0:1',
+      '-c:s',
+      'webvtt',
+      '-f',
+      'webvtt',
+      '-',
     ]);
     expect(captionExtractionArgs('list.txt', 'cc4')).toContain('second');
   });

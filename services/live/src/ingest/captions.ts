@@ -36,7 +36,8 @@ export const quoted = (value: string) => value.replace(/"/g, "'");
  */
 export function closedCaptionMedia(channels: readonly CaptionChannel[]): string[] {
   return channels.map(
-    (c, i) => `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="${quoted(c.name)}",LANGUAGE="${quoted(c.languageCode)}",${i === 0 ? 'DEFAULT=YES,' : ''}AUTOSELECT=YES,INSTREAM-ID="${c.channel.toUpperCase()}"`,
+    (c, i) =>
+      `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="${quoted(c.name)}",LANGUAGE="${quoted(c.languageCode)}",${i === 0 ? 'DEFAULT=YES,' : ''}AUTOSELECT=YES,INSTREAM-ID="${c.channel.toUpperCase()}"`,
   );
 }
 
@@ -57,7 +58,12 @@ export const hasCues = (vtt: string): boolean => vtt.includes('-->');
  * The captions of `segments` (files in `dir`, in playback order) for each channel, as WebVTT;
  * a channel whose captions cannot be read or has none is left out.
  */
-export async function extractCaptions(ffmpegPath: string, dir: string, segments: readonly string[], channels: readonly CaptionChannel[]): Promise<Array<{ channel: CaptionChannel; vtt: string }>> {
+export async function extractCaptions(
+  ffmpegPath: string,
+  dir: string,
+  segments: readonly string[],
+  channels: readonly CaptionChannel[],
+): Promise<Array<{ channel: CaptionChannel; vtt: string }>> {
   if (channels.length === 0 || segments.length === 0) return [];
   const list = path.join(dir, 'captions-concat.txt');
   await fsp.writeFile(list, segments.map((s) => `file '${s.replace(/'/g, "'\\''")}'`).join('\n'));

@@ -2,7 +2,8 @@ import { contentInput, parseMediaPlaylist } from './hls-packager';
 
 describe('parseMediaPlaylist', () => {
   it('lists the segments with their durations, the total, and whether the playlist is ended', () => {
-    const text = '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:4.000000,\ns1_00000.ts\n#EXTINF:3.966667,\ns1_00001.ts\n';
+    const text =
+      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:4.000000,\ns1_00000.ts\n#EXTINF:3.966667,\ns1_00001.ts\n';
     expect(parseMediaPlaylist(text)).toEqual({ segments: ['s1_00000.ts', 's1_00001.ts'], durations: [4, 3.966667], duration: 7.967, ended: false });
     expect(parseMediaPlaylist(`${text}#EXT-X-ENDLIST\n`).ended).toBe(true);
     expect(parseMediaPlaylist('')).toEqual({ segments: [], durations: [], duration: 0, ended: false });
@@ -15,6 +16,15 @@ describe('contentInput', () => {
   });
 
   it('keeps only the audio of an audio_only stream', () => {
-    expect(contentInput('rtmp://127.0.0.1:1935/app/k', true)).toEqual(['-rw_timeout', '10000000', '-i', 'rtmp://127.0.0.1:1935/app/k', '-map', '0:a', '-c', 'copy']);
+    expect(contentInput('rtmp://127.0.0.1:1935/app/k', true)).toEqual([
+      '-rw_timeout',
+      '10000000',
+      '-i',
+      'rtmp://127.0.0.1:1935/app/k',
+      '-map',
+      '0:a',
+      '-c',
+      'copy',
+    ]);
   });
 });

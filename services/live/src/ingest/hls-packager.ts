@@ -86,11 +86,21 @@ export class HlsPackager {
     const child = spawn(
       this.options.ffmpegPath,
       [
-        '-v', 'error',
+        '-v',
+        'error',
         ...this.options.input,
-        '-f', 'hls', '-hls_time', String(SEGMENT_SECONDS[this.options.latencyMode]), '-hls_list_size', '0',
-        '-hls_playlist_type', 'event', '-hls_flags', 'independent_segments+temp_file',
-        '-hls_segment_filename', path.join(workDir, `${segmentPrefix}%05d.ts`),
+        '-f',
+        'hls',
+        '-hls_time',
+        String(SEGMENT_SECONDS[this.options.latencyMode]),
+        '-hls_list_size',
+        '0',
+        '-hls_playlist_type',
+        'event',
+        '-hls_flags',
+        'independent_segments+temp_file',
+        '-hls_segment_filename',
+        path.join(workDir, `${segmentPrefix}%05d.ts`),
         path.join(workDir, `${segmentPrefix}index.m3u8`),
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
@@ -154,7 +164,9 @@ export async function probeMedia(ffprobePath: string, file: string): Promise<Med
     const a = streams.find((s) => s.codec_type === 'audio');
     const facts: MediaFacts = {};
     if (v) {
-      const [num, den] = String(v.avg_frame_rate ?? v.r_frame_rate ?? '0/1').split('/').map(Number);
+      const [num, den] = String(v.avg_frame_rate ?? v.r_frame_rate ?? '0/1')
+        .split('/')
+        .map(Number);
       facts.video = { width: Number(v.width), height: Number(v.height), ...(num && den ? { frameRate: Math.round((num / den) * 1000) / 1000 } : {}) };
     }
     if (a) facts.audio = { channels: Number(a.channels) };

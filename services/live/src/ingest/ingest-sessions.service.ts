@@ -82,7 +82,10 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationBootstrap(): Promise<void> {
     this.speechPython = this.config.media.speechPython ?? (fs.existsSync(CHECKOUT_SPEECH_PYTHON) ? CHECKOUT_SPEECH_PYTHON : 'python3');
     this.canHear = recognizerAvailable(this.speechPython).then((ok) => {
-      if (!ok) this.logger.warn(`no speech recognizer (${this.speechPython} cannot import pocketsphinx): generated subtitle tracks will be errored; run scripts/infra/speech.sh or set SPEECH_PYTHON`);
+      if (!ok)
+        this.logger.warn(
+          `no speech recognizer (${this.speechPython} cannot import pocketsphinx): generated subtitle tracks will be errored; run scripts/infra/speech.sh or set SPEECH_PYTHON`,
+        );
       return ok;
     });
     this.server = new RtmpServer({
@@ -129,7 +132,9 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     const source = `rtmp://127.0.0.1:${this.config.rtmpPort}${session.streamPath}`;
     running.packager = await held.recording.startSession(source);
     running.relays = await this.relays.start(stream.id, source, held.fatalTargets);
-    this.logger.log(`live stream ${stream.id}: encoder ${reconnected ? 'reconnected' : 'connected'} over ${protocol.toUpperCase()}, recording into asset ${held.recording.assetId}`);
+    this.logger.log(
+      `live stream ${stream.id}: encoder ${reconnected ? 'reconnected' : 'connected'} over ${protocol.toUpperCase()}, recording into asset ${held.recording.assetId}`,
+    );
     if (this.endedEarly.delete(session.id)) await this.end(session);
   }
 
@@ -137,15 +142,24 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     const assetId = await this.streams.createRecordingAsset(stream, protocol);
     const subtitles = generatedSubtitlesOf(stream.generatedSubtitles);
     const hears = subtitles !== undefined && (await this.canHear);
-    const generated = subtitles && { subtitles, statuses: hears ? ({ live: 'ready', final: 'preparing' } as const) : ({ live: 'errored', final: 'errored' } as const) };
+    const generated = subtitles && {
+      subtitles,
+      statuses: hears ? ({ live: 'ready', final: 'preparing' } as const) : ({ live: 'errored', final: 'errored' } as const),
+    };
     if (generated) await this.streams.addGeneratedTracks(assetId, generated.subtitles, generated.statuses);
-    const recording = new LiveRecording(assetId, stream.latencyMode, path.join(this.config.dataDir, 'live', assetId), {
-      ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
-      ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
-      speechPython: this.speechPython,
-      store: this.store,
-      warn: (message) => this.logger.warn(`live stream ${stream.id}: ${message}`),
-    }, { captions: stream.audioOnly ? [] : captionChannels(stream.embeddedSubtitles), audioOnly: stream.audioOnly, subtitles: hears ? subtitles : undefined });
+    const recording = new LiveRecording(
+      assetId,
+      stream.latencyMode,
+      path.join(this.config.dataDir, 'live', assetId),
+      {
+        ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
+        ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
+        speechPython: this.speechPython,
+        store: this.store,
+        warn: (message) => this.logger.warn(`live stream ${stream.id}: ${message}`),
+      },
+      { captions: stream.audioOnly ? [] : captionChannels(stream.embeddedSubtitles), audioOnly: stream.audioOnly, subtitles: hears ? subtitles : undefined },
+    );
     if (stream.reconnectWindow > 0) recording.prepareSlate(stream.reconnectSlateUrl);
     return { recording, generated };
   }

@@ -70,6 +70,8 @@ describe('windowPlaylist', () => {
 
   it('lists another variant’s segments: the generated subtitles of the same window', () => {
     const vtt = (i: number) => ({ ...seg(i), name: `s1_0000${i}.vtt` });
-    expect(windowPlaylist([vtt(0), vtt(1)], false, 'reduced', 'subs')).toContain('#EXTINF:2.000000,\n../subs/s1_00000.vtt\n#EXTINF:2.000000,\n../subs/s1_00001.vtt\n');
+    expect(windowPlaylist([vtt(0), vtt(1)], false, 'reduced', 'subs')).toContain(
+      '#EXTINF:2.000000,\n../subs/s1_00000.vtt\n#EXTINF:2.000000,\n../subs/s1_00001.vtt\n',
+    );
   });
 });

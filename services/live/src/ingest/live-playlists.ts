@@ -20,7 +20,14 @@ export interface PlaylistSegment {
 /** The recording's media playlist: EVENT while live, VOD with EXT-X-ENDLIST once closed. */
 export function recordingPlaylist(segments: readonly PlaylistSegment[], ended: boolean, latencyMode: LatencyMode): string {
   const target = Math.max(SEGMENT_SECONDS[latencyMode], ...segments.map((s) => Math.ceil(s.duration)));
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0', `#EXT-X-PLAYLIST-TYPE:${ended ? 'VOD' : 'EVENT'}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:3',
+    `#EXT-X-TARGETDURATION:${target}`,
+    '#EXT-X-MEDIA-SEQUENCE:0',
+    `#EXT-X-PLAYLIST-TYPE:${ended ? 'VOD' : 'EVENT'}`,
+    '#EXT-X-INDEPENDENT-SEGMENTS',
+  ];
   for (const s of segments) {
     if (s.discontinuity) lines.push('#EXT-X-DISCONTINUITY');
     lines.push(`#EXTINF:${s.duration.toFixed(6)},`, s.name);
@@ -45,7 +52,14 @@ export function windowPlaylist(segments: readonly PlaylistSegment[], ended: bool
   const listed = segments.slice(first);
   const slidOut = segments.slice(0, first).filter((s) => s.discontinuity).length;
   const target = Math.max(SEGMENT_SECONDS[latencyMode], ...listed.map((s) => Math.ceil(s.duration)));
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${target}`, `#EXT-X-MEDIA-SEQUENCE:${first}`, `#EXT-X-DISCONTINUITY-SEQUENCE:${slidOut}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:3',
+    `#EXT-X-TARGETDURATION:${target}`,
+    `#EXT-X-MEDIA-SEQUENCE:${first}`,
+    `#EXT-X-DISCONTINUITY-SEQUENCE:${slidOut}`,
+    '#EXT-X-INDEPENDENT-SEGMENTS',
+  ];
   for (const s of listed) {
     if (s.discontinuity) lines.push('#EXT-X-DISCONTINUITY');
     lines.push(`#EXTINF:${s.duration.toFixed(6)},`, `../${variant}/${s.name}`);
@@ -81,7 +95,11 @@ export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number, options
   const withCaptions = facts.video !== undefined && captions.length > 0;
   const media = [
     ...(withCaptions ? closedCaptionMedia(captions) : []),
-    ...(subtitles ? [`#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="${quoted(subtitles.name)}",LANGUAGE="${quoted(subtitles.languageCode)}",DEFAULT=NO,AUTOSELECT=YES,URI="${subtitles.uri}"`] : []),
+    ...(subtitles
+      ? [
+          `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="${quoted(subtitles.name)}",LANGUAGE="${quoted(subtitles.languageCode)}",DEFAULT=NO,AUTOSELECT=YES,URI="${subtitles.uri}"`,
+        ]
+      : []),
   ];
   const groups = `${withCaptions ? ',CLOSED-CAPTIONS="cc"' : ''}${subtitles ? ',SUBTITLES="subs"' : ''}`;
   return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n${media.map((l) => `${l}\n`).join('')}#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth}${resolution}${groups}\n${variant}/index.m3u8\n`;

@@ -5,7 +5,16 @@ import { LatencyMode } from '../live-streams/live-stream.entity';
 import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
 import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
 import { CaptionChannel, extractCaptions } from './captions';
-import { LIVE_EDGE_MASTER, LIVE_VARIANT, liveMasterPlaylist, PlaylistSegment, recordingPlaylist, SubtitlesRendition, WINDOW_VARIANT, windowPlaylist } from './live-playlists';
+import {
+  LIVE_EDGE_MASTER,
+  LIVE_VARIANT,
+  liveMasterPlaylist,
+  PlaylistSegment,
+  recordingPlaylist,
+  SubtitlesRendition,
+  WINDOW_VARIANT,
+  windowPlaylist,
+} from './live-playlists';
 import { downloadSlate, slateInput } from './slate';
 import { Cue } from './speech/cues';
 import { LiveCaptions, SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
@@ -96,7 +105,12 @@ export class LiveRecording {
     private readonly options: RecordingOptions = {},
   ) {
     if (options.subtitles) {
-      this.generated = new LiveCaptions(assetId, latencyMode, { ffmpegPath: tools.ffmpegPath, pythonPath: tools.speechPython, store: tools.store, warn: tools.warn });
+      this.generated = new LiveCaptions(assetId, latencyMode, {
+        ffmpegPath: tools.ffmpegPath,
+        pythonPath: tools.speechPython,
+        store: tools.store,
+        warn: tools.warn,
+      });
     }
   }
 
@@ -109,7 +123,14 @@ export class LiveRecording {
     if (!url) return;
     this.slateImage = fsp
       .mkdir(this.workDir, { recursive: true })
-      .then(() => downloadSlate(url, path.join(this.workDir, 'slate-image'), async (f) => (await probeMedia(this.tools.ffprobePath, f)).video !== undefined, this.tools.warn));
+      .then(() =>
+        downloadSlate(
+          url,
+          path.join(this.workDir, 'slate-image'),
+          async (f) => (await probeMedia(this.tools.ffprobePath, f)).video !== undefined,
+          this.tools.warn,
+        ),
+      );
   }
 
   /** A session begins (the first, or a reconnect): ffmpeg starts pulling `sourceUrl`. Returns the session's packager. */
@@ -231,10 +252,17 @@ export class LiveRecording {
     if (!this.facts.video && !this.facts.audio) this.facts = segment.facts;
     if (!this.masterWritten) {
       const bandwidth = Math.max(64_000, Math.round((segment.bytes * 8) / Math.max(segment.duration, 0.5)));
-      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, 'master.m3u8'), liveMasterPlaylist(this.facts, bandwidth, { captions: this.captions, subtitles: this.subtitlesRendition(SUBTITLES_VARIANT) }));
+      await this.tools.store.putBuffer(
+        assetKeys.hls(this.assetId, 'master.m3u8'),
+        liveMasterPlaylist(this.facts, bandwidth, { captions: this.captions, subtitles: this.subtitlesRendition(SUBTITLES_VARIANT) }),
+      );
       await this.tools.store.putBuffer(
         assetKeys.hls(this.assetId, LIVE_EDGE_MASTER),
-        liveMasterPlaylist(this.facts, bandwidth, { captions: this.captions, variant: WINDOW_VARIANT, subtitles: this.subtitlesRendition(SUBTITLES_WINDOW_VARIANT) }),
+        liveMasterPlaylist(this.facts, bandwidth, {
+          captions: this.captions,
+          variant: WINDOW_VARIANT,
+          subtitles: this.subtitlesRendition(SUBTITLES_WINDOW_VARIANT),
+        }),
       );
       this.masterWritten = true;
     }

@@ -18,11 +18,24 @@ describe('publishUrl', () => {
 describe('relayArgs', () => {
   it('stream-copies every track of the source to FLV at the destination, reporting progress on stdout', () => {
     expect(relayArgs('rtmp://127.0.0.1:1935/app/k', 'rtmp://x/app/y')).toEqual([
-      '-v', 'error', '-nostats', '-progress', 'pipe:1', '-stats_period', '0.5',
-      '-rw_timeout', '5000000',
-      '-i', 'rtmp://127.0.0.1:1935/app/k',
-      '-map', '0', '-c', 'copy',
-      '-f', 'flv', 'rtmp://x/app/y',
+      '-v',
+      'error',
+      '-nostats',
+      '-progress',
+      'pipe:1',
+      '-stats_period',
+      '0.5',
+      '-rw_timeout',
+      '5000000',
+      '-i',
+      'rtmp://127.0.0.1:1935/app/k',
+      '-map',
+      '0',
+      '-c',
+      'copy',
+      '-f',
+      'flv',
+      'rtmp://x/app/y',
     ]);
   });
 });
@@ -58,7 +71,12 @@ describe('SimulcastRelay', () => {
     relay.start();
     await until(() => states.filter((s) => s.status === 'broadcasting').length >= 2);
     await relay.stop();
-    expect(states.slice(0, 4)).toEqual([{ status: 'starting' }, { status: 'broadcasting' }, { status: 'errored', severity: 'normal' }, { status: 'broadcasting' }]);
+    expect(states.slice(0, 4)).toEqual([
+      { status: 'starting' },
+      { status: 'broadcasting' },
+      { status: 'errored', severity: 'normal' },
+      { status: 'broadcasting' },
+    ]);
     expect(relay.isFatal).toBe(false);
   });
 
@@ -66,7 +84,13 @@ describe('SimulcastRelay', () => {
     const ffmpegPath = fakeFfmpeg('echo "Connection refused" >&2; exit 1');
     const states: TargetState[] = [];
     const attempts: number[] = [];
-    const relay = new SimulcastRelay({ ffmpegPath, sourceUrl: 'rtmp://src', target, onState: async (s) => void states.push(s), retryDelayMs: (n) => (attempts.push(n), 20) });
+    const relay = new SimulcastRelay({
+      ffmpegPath,
+      sourceUrl: 'rtmp://src',
+      target,
+      onState: async (s) => void states.push(s),
+      retryDelayMs: (n) => (attempts.push(n), 20),
+    });
     relay.start();
     await until(() => attempts.length >= 3);
     await relay.stop();
@@ -79,7 +103,13 @@ describe('SimulcastRelay', () => {
     const ffmpegPath = fakeFfmpeg('echo "Could not find tag for codec hevc in stream #0, codec not currently supported in container" >&2; exit 1');
     const states: TargetState[] = [];
     let retries = 0;
-    const relay = new SimulcastRelay({ ffmpegPath, sourceUrl: 'rtmp://src', target, onState: async (s) => void states.push(s), retryDelayMs: () => (retries++, 10) });
+    const relay = new SimulcastRelay({
+      ffmpegPath,
+      sourceUrl: 'rtmp://src',
+      target,
+      onState: async (s) => void states.push(s),
+      retryDelayMs: () => (retries++, 10),
+    });
     relay.start();
     await until(() => states.length >= 2);
     await new Promise((r) => setTimeout(r, 100));

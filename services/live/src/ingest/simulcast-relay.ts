@@ -27,11 +27,24 @@ export function publishUrl(target: RelayTarget): string {
 /** ffmpeg pulling the encoder's stream and pushing it unchanged to the target; progress on stdout. */
 export function relayArgs(sourceUrl: string, destination: string): string[] {
   return [
-    '-v', 'error', '-nostats', '-progress', 'pipe:1', '-stats_period', '0.5',
-    '-rw_timeout', '5000000',
-    '-i', sourceUrl,
-    '-map', '0', '-c', 'copy',
-    '-f', 'flv', destination,
+    '-v',
+    'error',
+    '-nostats',
+    '-progress',
+    'pipe:1',
+    '-stats_period',
+    '0.5',
+    '-rw_timeout',
+    '5000000',
+    '-i',
+    sourceUrl,
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    '-f',
+    'flv',
+    destination,
   ];
 }
 

@@ -16,12 +16,37 @@ describe('slateEnabled', () => {
 describe('slateInput', () => {
   it('makes the default slate in real time at the session’s size, with silent audio of its channels, key frames at the segment length', () => {
     expect(slateInput({ video: { width: 1280, height: 720 }, audio: { channels: 2 } }, 'reduced')).toEqual([
-      '-re', '-f', 'lavfi', '-i', 'color=c=0x1f2937:s=1280x720:r=30',
-      '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=stereo',
-      '-map', '0:v', '-map', '1:a',
-      '-vf', 'scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,format=yuv420p,fps=30',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage', '-g', '60', '-keyint_min', '60', '-sc_threshold', '0',
-      '-c:a', 'aac', '-b:a', '64k',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x1f2937:s=1280x720:r=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=48000:cl=stereo',
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-vf',
+      'scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,format=yuv420p,fps=30',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-tune',
+      'stillimage',
+      '-g',
+      '60',
+      '-keyint_min',
+      '60',
+      '-sc_threshold',
+      '0',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
     ]);
   });
 
@@ -34,6 +59,18 @@ describe('slateInput', () => {
   });
 
   it('is silence only for an audio-only stream (mono stays mono)', () => {
-    expect(slateInput({ audio: { channels: 1 } }, 'low')).toEqual(['-re', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-map', '0:a', '-c:a', 'aac', '-b:a', '64k']);
+    expect(slateInput({ audio: { channels: 1 } }, 'low')).toEqual([
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=48000:cl=mono',
+      '-map',
+      '0:a',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+    ]);
   });
 });

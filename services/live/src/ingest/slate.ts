@@ -39,9 +39,20 @@ export function slateInput(facts: MediaFacts, latencyMode: LatencyMode, image?: 
   if (facts.video) {
     const { width: w, height: h } = facts.video;
     codecs.push(
-      '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,format=yuv420p,fps=${FRAME_RATE}`,
-      '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage',
-      '-g', String(seconds * FRAME_RATE), '-keyint_min', String(seconds * FRAME_RATE), '-sc_threshold', '0',
+      '-vf',
+      `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,format=yuv420p,fps=${FRAME_RATE}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-tune',
+      'stillimage',
+      '-g',
+      String(seconds * FRAME_RATE),
+      '-keyint_min',
+      String(seconds * FRAME_RATE),
+      '-sc_threshold',
+      '0',
     );
   }
   if (facts.audio) codecs.push('-c:a', 'aac', '-b:a', '64k');
@@ -52,7 +63,12 @@ export function slateInput(facts: MediaFacts, latencyMode: LatencyMode, image?: 
  * Downloads the stream's `reconnect_slate_url` for a new recording (spec 2.3: per recorded asset).
  * Undefined when it cannot be had (the default slate is used then); the reason goes to `warn`.
  */
-export async function downloadSlate(url: string, file: string, isImage: (file: string) => Promise<boolean>, warn: (message: string) => void): Promise<string | undefined> {
+export async function downloadSlate(
+  url: string,
+  file: string,
+  isImage: (file: string) => Promise<boolean>,
+  warn: (message: string) => void,
+): Promise<string | undefined> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(SLATE_DOWNLOAD_MS) });
     if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);

@@ -5,7 +5,11 @@ describe('generated subtitles of a live stream', () => {
   it('take the stream’s one entry with its defaults: English, a name saying what it is', () => {
     expect(generatedSubtitlesOf([])).toBeUndefined();
     expect(generatedSubtitlesOf([{ transcription_vocabulary_ids: [] }])).toEqual({ name: GENERATED_SUBTITLES_NAME, languageCode: 'en' });
-    expect(generatedSubtitlesOf([{ name: 'Live CC', language_code: 'en-US', passthrough: 'p', transcription_vocabulary_ids: ['v'] }])).toEqual({ name: 'Live CC', languageCode: 'en-US', passthrough: 'p' });
+    expect(generatedSubtitlesOf([{ name: 'Live CC', language_code: 'en-US', passthrough: 'p', transcription_vocabulary_ids: ['v'] }])).toEqual({
+      name: 'Live CC',
+      languageCode: 'en-US',
+      passthrough: 'p',
+    });
   });
 
   it('make the two text tracks of spec 2.3: generated_live and generated_live_final', () => {

@@ -13,7 +13,11 @@ export interface GeneratedSubtitles {
 export function generatedSubtitlesOf(entries: readonly live.GeneratedSubtitle[]): GeneratedSubtitles | undefined {
   const entry = entries[0];
   if (!entry) return undefined;
-  return { name: entry.name || GENERATED_SUBTITLES_NAME, languageCode: entry.language_code || 'en', ...(entry.passthrough ? { passthrough: entry.passthrough } : {}) };
+  return {
+    name: entry.name || GENERATED_SUBTITLES_NAME,
+    languageCode: entry.language_code || 'en',
+    ...(entry.passthrough ? { passthrough: entry.passthrough } : {}),
+  };
 }
 
 /** The statuses of a recording's two generated tracks (spec 3: live ready while live, final ready once the stream ends). */

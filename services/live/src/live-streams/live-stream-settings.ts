@@ -50,7 +50,8 @@ export function checkPassthrough(field: string, value: string | undefined, inval
 
 export function checkSlateUrl(value: string | undefined, invalid: string[]): void {
   if (value === undefined || value === '') return;
-  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) invalid.push('reconnect_slate_url: must be an http or https URL of an image');
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol))
+    invalid.push('reconnect_slate_url: must be an http or https URL of an image');
 }
 
 export function checkPlaybackPolicies(policies: string[], invalid: string[]): void {
@@ -71,7 +72,12 @@ export function validEmbeddedSubtitles(items: live.EmbeddedSubtitle[], invalid: 
     else if (channels.has(channel)) invalid.push(`${at}.language_channel: ${channel} is already used by another item`);
     channels.add(channel);
     checkPassthrough(`${at}.passthrough`, item.passthrough, invalid);
-    return { ...(item.name !== undefined ? { name: item.name } : {}), ...(item.passthrough !== undefined ? { passthrough: item.passthrough } : {}), language_code: languageCode, language_channel: channel };
+    return {
+      ...(item.name !== undefined ? { name: item.name } : {}),
+      ...(item.passthrough !== undefined ? { passthrough: item.passthrough } : {}),
+      language_code: languageCode,
+      language_channel: channel,
+    };
   });
 }
 

@@ -38,8 +38,11 @@ describe.each([
   let vocabularies: TranscriptionVocabulariesService;
 
   const events = async (id: string): Promise<OutboxPayload[]> =>
-    ((await dataSource.query(`SELECT "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id])) as Array<{ payload: OutboxPayload }>).map((r) => r.payload);
-  const create = (fields: Record<string, unknown> = {}) => service.create({ playback_policy: [], embedded_subtitles: [], generated_subtitles: [], simulcast_targets: [], ...fields });
+    ((await dataSource.query(`SELECT "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id])) as Array<{ payload: OutboxPayload }>).map(
+      (r) => r.payload,
+    );
+  const create = (fields: Record<string, unknown> = {}) =>
+    service.create({ playback_policy: [], embedded_subtitles: [], generated_subtitles: [], simulcast_targets: [], ...fields });
 
   beforeAll(async () => {
     database = await start();
@@ -89,7 +92,14 @@ describe.each([
     expect(event).toMatchObject({
       type: 'video.live_stream.created',
       object: { type: 'live', id: created.id },
-      data: { id: created.id, status: 'idle', stream_key: created.stream_key, latency_mode: 'standard', reduced_latency: false, new_asset_settings: { playback_policies: ['public'], max_resolution_tier: '1080p' } },
+      data: {
+        id: created.id,
+        status: 'idle',
+        stream_key: created.stream_key,
+        latency_mode: 'standard',
+        reduced_latency: false,
+        new_asset_settings: { playback_policies: ['public'], max_resolution_tier: '1080p' },
+      },
     });
     expect(await service.get(created.id)).toEqual(created);
   });
@@ -104,11 +114,27 @@ describe.each([
     ['a reconnect window over 1800', { reconnect_window: 1801 }, ['reconnect_window: must be from 0 to 1800 seconds']],
     ['a max continuous duration under 60', { max_continuous_duration: 59 }, ['max_continuous_duration: must be an integer from 60 to 43200 seconds']],
     ['an unknown latency mode', { latency_mode: 'ultra' }, ['latency_mode: must be one of "low", "reduced", "standard"']],
-    ['reduced_latency against latency_mode', { latency_mode: 'low', reduced_latency: true }, ['reduced_latency: true contradicts latency_mode "low" (reduced_latency is deprecated: use latency_mode)']],
+    [
+      'reduced_latency against latency_mode',
+      { latency_mode: 'low', reduced_latency: true },
+      ['reduced_latency: true contradicts latency_mode "low" (reduced_latency is deprecated: use latency_mode)'],
+    ],
     ['an http simulcast url', { simulcast_targets: [{ url: 'http://x/app' }] }, ['simulcast_targets[0].url: must be an rtmp:// or rtmps:// URL']],
-    ['two generated subtitles', { generated_subtitles: [{ transcription_vocabulary_ids: [] }, { transcription_vocabulary_ids: [] }] }, ['generated_subtitles: at most one item']],
-    ['a reused caption channel', { embedded_subtitles: [{ language_channel: 'cc1' }, {}] }, ['embedded_subtitles[1].language_channel: cc1 is already used by another item']],
-    ['an unknown vocabulary', { generated_subtitles: [{ transcription_vocabulary_ids: ['nope'] }] }, ['generated_subtitles[0].transcription_vocabulary_ids: no transcription vocabulary nope']],
+    [
+      'two generated subtitles',
+      { generated_subtitles: [{ transcription_vocabulary_ids: [] }, { transcription_vocabulary_ids: [] }] },
+      ['generated_subtitles: at most one item'],
+    ],
+    [
+      'a reused caption channel',
+      { embedded_subtitles: [{ language_channel: 'cc1' }, {}] },
+      ['embedded_subtitles[1].language_channel: cc1 is already used by another item'],
+    ],
+    [
+      'an unknown vocabulary',
+      { generated_subtitles: [{ transcription_vocabulary_ids: ['nope'] }] },
+      ['generated_subtitles[0].transcription_vocabulary_ids: no transcription vocabulary nope'],
+    ],
   ])('refuses %s, storing nothing', async (_name, fields, messages) => {
     const before = (await service.list({ limit: 100, page: 1 })).items.length;
     const error = await rejection(create(fields));
@@ -129,7 +155,10 @@ describe.each([
 
   it('links generated subtitles to existing vocabularies, with Mux’s defaults', async () => {
     const vocabulary = await vocabularies.create({ id: '', phrases: ['Mux'] });
-    const stream = await create({ generated_subtitles: [{ name: 'English', transcription_vocabulary_ids: [vocabulary.id] }], embedded_subtitles: [{ name: 'CC' }] });
+    const stream = await create({
+      generated_subtitles: [{ name: 'English', transcription_vocabulary_ids: [vocabulary.id] }],
+      embedded_subtitles: [{ name: 'CC' }],
+    });
     expect(stream.generated_subtitles).toEqual([{ name: 'English', language_code: 'en', transcription_vocabulary_ids: [vocabulary.id] }]);
     expect(stream.embedded_subtitles).toEqual([{ name: 'CC', language_code: 'en', language_channel: 'cc1' }]);
     const cleared = await service.updateGeneratedSubtitles({ id: stream.id, generated_subtitles: [] });
@@ -153,7 +182,15 @@ describe.each([
 
   it('patches the listed subset, clears passthrough and the slate with an empty string, and emits video.live_stream.updated', async () => {
     const stream = await create({ passthrough: 'x', reconnect_slate_url: 'https://img.example/slate.png' });
-    const patched = await service.update({ id: stream.id, passthrough: '', latency_mode: 'reduced', reconnect_window: 10, use_slate_for_standard_latency: true, reconnect_slate_url: '', max_continuous_duration: 600 });
+    const patched = await service.update({
+      id: stream.id,
+      passthrough: '',
+      latency_mode: 'reduced',
+      reconnect_window: 10,
+      use_slate_for_standard_latency: true,
+      reconnect_slate_url: '',
+      max_continuous_duration: 600,
+    });
     expect(patched).toMatchObject({ latency_mode: 'reduced', reconnect_window: 10, use_slate_for_standard_latency: true, max_continuous_duration: 600 });
     expect(patched.passthrough).toBeUndefined();
     expect(patched.reconnect_slate_url).toBeUndefined();
@@ -175,7 +212,12 @@ describe.each([
     await service.enable(stream.id);
     expect((await service.get(stream.id)).status).toBe('idle');
     await service.complete(stream.id);
-    expect((await events(stream.id)).map((e) => e.type)).toEqual(['video.live_stream.created', 'video.live_stream.updated', 'video.live_stream.disabled', 'video.live_stream.enabled']);
+    expect((await events(stream.id)).map((e) => e.type)).toEqual([
+      'video.live_stream.created',
+      'video.live_stream.updated',
+      'video.live_stream.disabled',
+      'video.live_stream.enabled',
+    ]);
     expect((await rejection(service.complete('nope'))).code).toBe(ErrorCode.NOT_FOUND);
   });
 
@@ -208,7 +250,10 @@ describe.each([
     await service.delete(stream.id);
     expect((await rejection(service.get(stream.id))).code).toBe(ErrorCode.NOT_FOUND);
     expect((await rejection(playbackIds.lookup(stream.playback_ids[0].id))).code).toBe(ErrorCode.NOT_FOUND);
-    const counts = (await dataSource.query(`SELECT (SELECT count(*) FROM "live"."playback_ids" WHERE "live_stream_id" = $1) AS p, (SELECT count(*) FROM "live"."simulcast_targets" WHERE "live_stream_id" = $1) AS t`, [stream.id])) as Array<{ p: string; t: string }>;
+    const counts = (await dataSource.query(
+      `SELECT (SELECT count(*) FROM "live"."playback_ids" WHERE "live_stream_id" = $1) AS p, (SELECT count(*) FROM "live"."simulcast_targets" WHERE "live_stream_id" = $1) AS t`,
+      [stream.id],
+    )) as Array<{ p: string; t: string }>;
     expect(counts[0]).toEqual({ p: '0', t: '0' });
     expect((await events(stream.id)).at(-1)).toMatchObject({ type: 'video.live_stream.deleted', data: { id: stream.id } });
     expect((await rejection(service.delete(stream.id))).code).toBe(ErrorCode.NOT_FOUND);
@@ -297,7 +342,9 @@ describe.each([
     expect(await service.completionRequested(stream.id)).toBe(true);
     const asked = new Date();
     expect(await service.sessionEnd(stream.id, stream.stream_key, asked, new Date(asked.getTime() + 59_000))).toBeUndefined();
-    expect(await service.sessionEnd(stream.id, stream.stream_key, asked, new Date(asked.getTime() + 61_000))).toEqual({ reason: 'the live stream was completed 60 s ago' });
+    expect(await service.sessionEnd(stream.id, stream.stream_key, asked, new Date(asked.getTime() + 61_000))).toEqual({
+      reason: 'the live stream was completed 60 s ago',
+    });
     await service.markIdle(stream.id); // the ingest closed the recording
     expect(await service.completionRequested(stream.id)).toBe(false);
     expect((await service.get(stream.id)).status).toBe('idle');

@@ -19,7 +19,9 @@ const ASSETS_GRPC = 'grpc-client:assets';
   imports: [
     TranscriptionVocabulariesModule,
     // the channel connects on first use, so the assets service may start later
-    ClientsModule.registerAsync([{ name: ASSETS_GRPC, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => grpcClientOptions('assets', config) }]),
+    ClientsModule.registerAsync([
+      { name: ASSETS_GRPC, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => grpcClientOptions('assets', config) },
+    ]),
   ],
   controllers: [LiveStreamsGrpcController],
   providers: [

@@ -89,7 +89,12 @@ export class LiveStreamsService {
     };
     const record: LiveStreamRecord = {
       stream,
-      playbackIds: (r.playback_policy ?? []).map((policy, i) => ({ id: newId(), liveStreamId: id, policy: policy as 'public' | 'signed', createdAt: new Date(now.getTime() + i) })),
+      playbackIds: (r.playback_policy ?? []).map((policy, i) => ({
+        id: newId(),
+        liveStreamId: id,
+        policy: policy as 'public' | 'signed',
+        createdAt: new Date(now.getTime() + i),
+      })),
       targets: (r.simulcast_targets ?? []).map((t, i) => newTarget(id, t, new Date(now.getTime() + i))),
     };
     await this.unitOfWork.run(async (manager, emit) => {
@@ -108,7 +113,8 @@ export class LiveStreamsService {
   async list(r: live.ListLiveStreamsRequest): Promise<live.LiveStreamList> {
     const limit = r.limit > 0 ? r.limit : DEFAULT_LIMIT;
     const page = r.page > 0 ? r.page : 1;
-    if (r.status !== undefined && !STATUSES.includes(r.status as LiveStreamStatus)) throw DomainError.invalid('status: must be one of "active", "idle", "disabled"');
+    if (r.status !== undefined && !STATUSES.includes(r.status as LiveStreamStatus))
+      throw DomainError.invalid('status: must be one of "active", "idle", "disabled"');
     const streams = await this.streams.list({ limit, offset: (page - 1) * limit, streamKey: r.stream_key, status: r.status as LiveStreamStatus | undefined });
     return { items: await Promise.all(streams.map(async (s) => toLiveStreamMessage(await this.streams.record(s)))) };
   }
@@ -227,7 +233,13 @@ export class LiveStreamsService {
    * (spec 2.3), so `generated_live` is there while the stream is live.
    */
   async addGeneratedTracks(assetId: string, subtitles: GeneratedSubtitles, statuses: GeneratedTrackStatuses): Promise<void> {
-    await this.assets.recordProbe({ asset_id: assetId, tracks: generatedTextTracks(subtitles, statuses), non_standard_input_reasons: {}, input_info: [], recording_times: [] });
+    await this.assets.recordProbe({
+      asset_id: assetId,
+      tracks: generatedTextTracks(subtitles, statuses),
+      non_standard_input_reasons: {},
+      input_info: [],
+      recording_times: [],
+    });
   }
 
   /** A track made after its asset (generated_live_final) is finished. */
@@ -336,7 +348,10 @@ export class LiveStreamsService {
       await this.change(id, LIVE_STREAM_EVENTS.updated, (stream) => {
         if (!stream.generatedSubtitles.some((g) => g.transcription_vocabulary_ids.includes(vocabularyId))) return undefined;
         return {
-          generatedSubtitles: stream.generatedSubtitles.map((g) => ({ ...g, transcription_vocabulary_ids: g.transcription_vocabulary_ids.filter((v) => v !== vocabularyId) })),
+          generatedSubtitles: stream.generatedSubtitles.map((g) => ({
+            ...g,
+            transcription_vocabulary_ids: g.transcription_vocabulary_ids.filter((v) => v !== vocabularyId),
+          })),
         };
       });
     }
@@ -374,7 +389,8 @@ export class LiveStreamsService {
         try {
           await this.vocabularies.get(vocabularyId);
         } catch (err) {
-          if (err instanceof DomainError && err.code === 'NOT_FOUND') missing.push(`generated_subtitles[${i}].transcription_vocabulary_ids: no transcription vocabulary ${vocabularyId}`);
+          if (err instanceof DomainError && err.code === 'NOT_FOUND')
+            missing.push(`generated_subtitles[${i}].transcription_vocabulary_ids: no transcription vocabulary ${vocabularyId}`);
           else throw err;
         }
       }
@@ -384,9 +400,20 @@ export class LiveStreamsService {
 
   private async checkAssetSettings(id: string, settings: assets.CreateAssetRequest, test: boolean): Promise<void> {
     try {
-      await this.assets.checkSettings({ ...settings, input: [...(settings.input ?? [])], playback_policy: [...(settings.playback_policy ?? [])], live_stream_id: id, ingest_type: 'live_rtmp', test: test || settings.test === true });
+      await this.assets.checkSettings({
+        ...settings,
+        input: [...(settings.input ?? [])],
+        playback_policy: [...(settings.playback_policy ?? [])],
+        live_stream_id: id,
+        ingest_type: 'live_rtmp',
+        test: test || settings.test === true,
+      });
     } catch (err) {
-      if (err instanceof DomainError) throw new DomainError(err.code, err.messages.map((m) => `new_asset_settings.${m}`));
+      if (err instanceof DomainError)
+        throw new DomainError(
+          err.code,
+          err.messages.map((m) => `new_asset_settings.${m}`),
+        );
       throw err;
     }
   }
@@ -417,7 +444,15 @@ const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 export function recordProbeRequest(assetId: string, facts: RecordingFacts): assets.RecordProbeRequest {
   const tracks: assets.Track[] = [];
   const { video, audio, duration } = facts;
-  if (video) tracks.push({ id: '', type: 'video', duration, max_width: video.width, max_height: video.height, ...(video.frameRate ? { max_frame_rate: video.frameRate } : {}) });
+  if (video)
+    tracks.push({
+      id: '',
+      type: 'video',
+      duration,
+      max_width: video.width,
+      max_height: video.height,
+      ...(video.frameRate ? { max_frame_rate: video.frameRate } : {}),
+    });
   if (audio) tracks.push({ id: '', type: 'audio', duration, max_channels: audio.channels, primary: true });
   if (facts.generated) tracks.push(...generatedTextTracks(facts.generated.subtitles, facts.generated.statuses));
   for (const c of facts.captions ?? []) {
@@ -473,4 +508,3 @@ export function newTarget(liveStreamId: string, t: live.SimulcastTargetInput, cr
 export function notFound(): DomainError {
   return DomainError.notFound('Live stream');
 }
-

@@ -47,7 +47,8 @@ export class SimulcastTargetsService {
       if (!stream) throw streamNotFound();
       const target = await this.streams.findTarget(r.live_stream_id, r.simulcast_target_id, manager);
       if (!target) throw notFound();
-      if (stream.status !== 'idle') throw DomainError.precondition(`Simulcast targets can be deleted only while the live stream is idle; it is ${stream.status}`);
+      if (stream.status !== 'idle')
+        throw DomainError.precondition(`Simulcast targets can be deleted only while the live stream is idle; it is ${stream.status}`);
       await this.streams.deleteTarget(manager, stream.id, target.id);
       const updated = await this.streams.update(manager, stream.id, { updatedAt: new Date() });
       emitTargetEvent(emit, LIVE_STREAM_EVENTS.targetDeleted, target);

@@ -47,9 +47,9 @@ describe('transcription vocabularies on real Postgres', () => {
 
   describe('migrations', () => {
     it('create the tables and the outbox in schema "live", recorded once', async () => {
-      const tables = (await dataSource.query(
-        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'live' ORDER BY table_name`,
-      )) as Array<{ table_name: string }>;
+      const tables = (await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'live' ORDER BY table_name`)) as Array<{
+        table_name: string;
+      }>;
       expect(tables.map((t) => t.table_name)).toEqual([
         'live_streams',
         'migrations',
@@ -63,7 +63,8 @@ describe('transcription vocabularies on real Postgres', () => {
     });
 
     it('are idempotent: opening the database again applies nothing and fails nothing', async () => {
-      const applied = async () => ((await dataSource.query(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
+      const applied = async () =>
+        ((await dataSource.query(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
       const before = await applied();
       expect(before).toHaveLength(4);
 
@@ -103,9 +104,10 @@ describe('transcription vocabularies on real Postgres', () => {
       expect(updated).toEqual({ id: created.id, phrases: ['only one'], created_at: created.created_at, updated_at: updated.updated_at });
       expect(updated.updated_at).toBeGreaterThanOrEqual(created.updated_at);
       expect(await service.get(created.id)).toEqual(updated);
-      const [row] = (await dataSource.query(`SELECT "name", "passthrough", "created_at", "updated_at" FROM "live"."transcription_vocabularies" WHERE "id" = $1`, [
-        created.id,
-      ])) as Array<{ name: string | null; passthrough: string | null; created_at: Date; updated_at: Date }>;
+      const [row] = (await dataSource.query(
+        `SELECT "name", "passthrough", "created_at", "updated_at" FROM "live"."transcription_vocabularies" WHERE "id" = $1`,
+        [created.id],
+      )) as Array<{ name: string | null; passthrough: string | null; created_at: Date; updated_at: Date }>;
       expect(row.name).toBeNull();
       expect(row.passthrough).toBeNull();
       expect(row.updated_at.getTime()).toBeGreaterThanOrEqual(row.created_at.getTime());
@@ -147,7 +149,12 @@ describe('transcription vocabularies on real Postgres', () => {
 
       expect((await service.list({ limit: 2, page: 1 })).items.map((v) => v.id)).toEqual([newest.id, middle.id]);
       const second = await service.list({ limit: 2, page: 2 });
-      expect(second.items[0]).toEqual({ id: oldest.id, phrases: ['p2101'], created_at: Number(unixSeconds(at(2101))), updated_at: Number(unixSeconds(at(2101))) });
+      expect(second.items[0]).toEqual({
+        id: oldest.id,
+        phrases: ['p2101'],
+        created_at: Number(unixSeconds(at(2101))),
+        updated_at: Number(unixSeconds(at(2101))),
+      });
     });
   });
 

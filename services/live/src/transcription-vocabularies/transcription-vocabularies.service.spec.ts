@@ -71,10 +71,24 @@ describe('TranscriptionVocabulariesService', () => {
       expect(created.id).toMatch(/^[0-9A-Za-z]{32}$/);
       expect(created.id).not.toBe('ignored');
       const row = repository.rows.get(created.id)!;
-      expect(row).toEqual({ id: created.id, name: 'Mux API', phrases: ['Mux', 'Live Stream'], passthrough: 'pt', createdAt: row.createdAt, updatedAt: row.createdAt });
+      expect(row).toEqual({
+        id: created.id,
+        name: 'Mux API',
+        phrases: ['Mux', 'Live Stream'],
+        passthrough: 'pt',
+        createdAt: row.createdAt,
+        updatedAt: row.createdAt,
+      });
       expect(repository.managers).toEqual([manager]);
       const seconds = Number(unixSeconds(row.createdAt));
-      expect(created).toEqual({ id: created.id, name: 'Mux API', phrases: ['Mux', 'Live Stream'], passthrough: 'pt', created_at: seconds, updated_at: seconds });
+      expect(created).toEqual({
+        id: created.id,
+        name: 'Mux API',
+        phrases: ['Mux', 'Live Stream'],
+        passthrough: 'pt',
+        created_at: seconds,
+        updated_at: seconds,
+      });
     });
 
     it('leaves name and passthrough out when they are absent or empty', async () => {
@@ -236,7 +250,13 @@ describe('TranscriptionVocabulariesService', () => {
         {
           type: 'video.transcription_vocabulary.updated',
           object: { type: 'transcription_vocabulary', id: 'v1' },
-          data: { id: 'v1', phrases: ['x'], passthrough: 'p', created_at: unixSeconds(before.createdAt), updated_at: unixSeconds(repository.rows.get('v1')!.updatedAt) },
+          data: {
+            id: 'v1',
+            phrases: ['x'],
+            passthrough: 'p',
+            created_at: unixSeconds(before.createdAt),
+            updated_at: unixSeconds(repository.rows.get('v1')!.updatedAt),
+          },
         },
       ]);
     });

@@ -46,12 +46,7 @@ export class TranscriptionVocabularyRepository {
   }
 
   /** Replaces name, phrases and passthrough; returns the updated vocabulary, or null when it does not exist. */
-  async replace(
-    manager: EntityManager,
-    id: string,
-    fields: TranscriptionVocabularyFields,
-    updatedAt: Date,
-  ): Promise<TranscriptionVocabularyEntity | null> {
+  async replace(manager: EntityManager, id: string, fields: TranscriptionVocabularyFields, updatedAt: Date): Promise<TranscriptionVocabularyEntity | null> {
     const result = await manager
       .createQueryBuilder()
       .update(TranscriptionVocabularyEntity)
@@ -64,13 +59,7 @@ export class TranscriptionVocabularyRepository {
 
   /** Deletes the vocabulary; returns it as it was, or null when it does not exist. */
   async delete(manager: EntityManager, id: string): Promise<TranscriptionVocabularyEntity | null> {
-    const result = await manager
-      .createQueryBuilder()
-      .delete()
-      .from(TranscriptionVocabularyEntity)
-      .where('id = :id', { id })
-      .returning('*')
-      .execute();
+    const result = await manager.createQueryBuilder().delete().from(TranscriptionVocabularyEntity).where('id = :id', { id }).returning('*').execute();
     return fromRow((result.raw as TranscriptionVocabularyRow[])[0]);
   }
 }

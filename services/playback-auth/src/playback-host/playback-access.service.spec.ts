@@ -60,7 +60,10 @@ describe('PlaybackAccessService', () => {
       liveClient.owners.set('live2', { id: 'live2', policy: 'public', object: { type: 'live_stream', id: 'ls2' }, status: 'idle' });
       liveClient.owners.set('live3', { id: 'live3', policy: 'public', object: { type: 'live_stream', id: 'ls3' }, status: 'idle', media_asset_id: 'rec3' });
       expect(await access.authorize({ playbackId: 'live1' })).toEqual({ playbackId: 'live1', assetId: 'rec1', signed: false, liveEdge: true });
-      expect(await refusal(access.authorize({ playbackId: 'live2' }))).toEqual({ status: 412, message: 'Live stream of playback ID live2 has not been live yet' });
+      expect(await refusal(access.authorize({ playbackId: 'live2' }))).toEqual({
+        status: 412,
+        message: 'Live stream of playback ID live2 has not been live yet',
+      });
       expect(await access.authorize({ playbackId: 'live3' })).toEqual({ playbackId: 'live3', assetId: 'rec3', signed: false });
     });
 
@@ -73,7 +76,10 @@ describe('PlaybackAccessService', () => {
     it.each(['preparing', 'errored'])('answers an asset in status %s with 412, as Mux does for an asset that is not ready', async (status) => {
       const { assetsClient, access } = setup();
       assetsClient.add('pub1', 'public', 'asset-1', status);
-      expect(await refusal(access.authorize({ playbackId: 'pub1' }))).toEqual({ status: 412, message: `Playback ID pub1 is not ready to play (asset status: ${status})` });
+      expect(await refusal(access.authorize({ playbackId: 'pub1' }))).toEqual({
+        status: 412,
+        message: `Playback ID pub1 is not ready to play (asset status: ${status})`,
+      });
     });
 
     it('checks the token of a signed id before telling whether its asset is ready', async () => {
@@ -99,7 +105,10 @@ describe('PlaybackAccessService', () => {
   });
 
   describe('playback restrictions named by the token', () => {
-    async function restricted(referrer: { allowed_domains: string[]; allow_no_referrer: boolean }, userAgent?: { allow_no_user_agent: boolean; allow_high_risk_user_agent: boolean }) {
+    async function restricted(
+      referrer: { allowed_domains: string[]; allow_no_referrer: boolean },
+      userAgent?: { allow_no_user_agent: boolean; allow_high_risk_user_agent: boolean },
+    ) {
       const ctx = setup();
       ctx.assetsClient.add('sig1', 'signed', 'asset-1');
       const key = await ctx.keys.create();
@@ -148,9 +157,18 @@ describe('PlaybackAccessService', () => {
     });
 
     it('applies allow_no_user_agent: false to an empty User-Agent; high-risk detection is not enforced', async () => {
-      const { access, request } = await restricted({ allowed_domains: ['*'], allow_no_referrer: true }, { allow_no_user_agent: false, allow_high_risk_user_agent: false });
-      expect(await refusal(access.authorize(request({ userAgent: undefined })))).toEqual({ status: 403, message: 'A User-Agent header is required by the playback restriction' });
-      expect(await refusal(access.authorize(request({ userAgent: ' ' })))).toEqual({ status: 403, message: 'A User-Agent header is required by the playback restriction' });
+      const { access, request } = await restricted(
+        { allowed_domains: ['*'], allow_no_referrer: true },
+        { allow_no_user_agent: false, allow_high_risk_user_agent: false },
+      );
+      expect(await refusal(access.authorize(request({ userAgent: undefined })))).toEqual({
+        status: 403,
+        message: 'A User-Agent header is required by the playback restriction',
+      });
+      expect(await refusal(access.authorize(request({ userAgent: ' ' })))).toEqual({
+        status: 403,
+        message: 'A User-Agent header is required by the playback restriction',
+      });
       expect((await access.authorize(request({ userAgent: 'curl/8.0' }))).assetId).toBe('asset-1');
     });
 
@@ -188,9 +206,15 @@ describe('PlaybackAccessService', () => {
       assetsClient.add('pub1', 'public', 'asset-1');
       const grant = access.grantFor(await access.authorize({ playbackId: 'pub1' }));
       expect(await refusal(access.authorizeChild({ playbackId: 'pub2', grant }))).toEqual({ status: 403, message: 'Grant is for another playback ID' });
-      expect(await refusal(access.authorizeChild({ playbackId: 'pub1', grant: `${grant.slice(0, -2)}xx` }))).toEqual({ status: 403, message: 'Grant signature is invalid' });
+      expect(await refusal(access.authorizeChild({ playbackId: 'pub1', grant: `${grant.slice(0, -2)}xx` }))).toEqual({
+        status: 403,
+        message: 'Grant signature is invalid',
+      });
       const old = grants.issue({ p: 'pub1', a: 'asset-1' }, Date.now() - 3601_000);
-      expect(await refusal(access.authorizeChild({ playbackId: 'pub1', grant: old }))).toEqual({ status: 403, message: 'Grant is expired; load the playlist again' });
+      expect(await refusal(access.authorizeChild({ playbackId: 'pub1', grant: old }))).toEqual({
+        status: 403,
+        message: 'Grant is expired; load the playlist again',
+      });
       // a token does not rescue a bad grant
       expect((await refusal(access.authorizeChild({ playbackId: 'pub1', grant: 'junk', token: 'x' }))).status).toBe(403);
     });

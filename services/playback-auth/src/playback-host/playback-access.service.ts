@@ -78,7 +78,8 @@ export class PlaybackAccessService {
       if (!owner.mediaAssetId) throw new PlaybackError(HttpStatus.PRECONDITION_FAILED, `Live stream of playback ID ${playbackId} has not been live yet`);
       return owner.mediaAssetId;
     }
-    if (owner.type !== 'asset') throw new PlaybackError(HttpStatus.PRECONDITION_FAILED, `Playback ID ${playbackId} belongs to a ${owner.type}, which this host does not play`);
+    if (owner.type !== 'asset')
+      throw new PlaybackError(HttpStatus.PRECONDITION_FAILED, `Playback ID ${playbackId} belongs to a ${owner.type}, which this host does not play`);
     if (owner.status !== 'ready' && !owner.isLive) throw PlaybackError.notReady(playbackId, owner.status);
     return owner.id;
   }

@@ -127,7 +127,9 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       expect(res.headers.get('access-control-expose-headers')).toBe('Content-Length, Content-Range, Accept-Ranges, ETag');
       const body = await res.text();
       const grant = grantOf(body);
-      expect(body).toBe(MASTER.replace('source/index.m3u8', `pubId1/source/index.m3u8?grant=${grant}`).replace('360p/index.m3u8', `pubId1/360p/index.m3u8?grant=${grant}`));
+      expect(body).toBe(
+        MASTER.replace('source/index.m3u8', `pubId1/source/index.m3u8?grant=${grant}`).replace('360p/index.m3u8', `pubId1/360p/index.m3u8?grant=${grant}`),
+      );
       expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(body));
       expect(JSON.parse(Buffer.from(grant.split('.')[0], 'base64url').toString())).toEqual({ p: 'pubId1', a: 'asset-pub', e: expect.any(Number) });
     });
@@ -154,7 +156,9 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       expect(res.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
       expect(res.headers.get('cache-control')).toBe('public, max-age=2');
       const grant = grantOf(master);
-      expect(await res.text()).toBe(VARIANT.replace('segment_000.ts', `segment_000.ts?grant=${grant}`).replace('segment_001.ts', `segment_001.ts?grant=${grant}`));
+      expect(await res.text()).toBe(
+        VARIANT.replace('segment_000.ts', `segment_000.ts?grant=${grant}`).replace('segment_001.ts', `segment_001.ts?grant=${grant}`),
+      );
       expect(assetsClient.lookups.length).toBe(lookups);
     });
 
@@ -238,7 +242,12 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       expect(master.headers.get('cache-control')).toBe('private, max-age=2');
       const masterText = await master.text();
       expect(masterText).not.toContain(token);
-      expect(JSON.parse(Buffer.from(grantOf(masterText).split('.')[0], 'base64url').toString())).toEqual({ p: 'sigId1', a: 'asset-sig', e: expect.any(Number), s: 1 });
+      expect(JSON.parse(Buffer.from(grantOf(masterText).split('.')[0], 'base64url').toString())).toEqual({
+        p: 'sigId1',
+        a: 'asset-sig',
+        e: expect.any(Number),
+        s: 1,
+      });
 
       const variantUrl = new URL(masterText.split('\n')[5], masterUrl).toString();
       const variant = await fetch(variantUrl);
@@ -306,7 +315,9 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       const res = await fetch(url('prepId1.m3u8'));
       expect(res.status).toBe(412);
       expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(await errorBody(res)).toEqual({ error: { type: 'precondition_failed', messages: ['Playback ID prepId1 is not ready to play (asset status: preparing)'] } });
+      expect(await errorBody(res)).toEqual({
+        error: { type: 'precondition_failed', messages: ['Playback ID prepId1 is not ready to play (asset status: preparing)'] },
+      });
     });
 
     it('answers a missing rendition or segment with 404', async () => {
@@ -318,15 +329,18 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       expect(await errorBody(variant)).toEqual({ error: { type: 'not_found', messages: ['Playback file 1080p/index.m3u8 not found'] } });
     });
 
-    it.each(['pubId1/%2E%2E/index.m3u8', 'pubId1/source/%2E%2E', 'pubId1/..%2F..%2Fasset-sig%2Fhls/index.m3u8', 'pubId1/source/a%2Fb.ts', 'pub.Id/source/index.m3u8'])(
-      'never leaves the asset folder: %s → 404',
-      async (p) => {
-        // sent as written: fetch would resolve the dot segments before they reach the server
-        const res = await rawGet(`/${p}`);
-        expect(res.status).toBe(404);
-        expect(JSON.parse(res.body).error.type).toBe('not_found');
-      },
-    );
+    it.each([
+      'pubId1/%2E%2E/index.m3u8',
+      'pubId1/source/%2E%2E',
+      'pubId1/..%2F..%2Fasset-sig%2Fhls/index.m3u8',
+      'pubId1/source/a%2Fb.ts',
+      'pub.Id/source/index.m3u8',
+    ])('never leaves the asset folder: %s → 404', async (p) => {
+      // sent as written: fetch would resolve the dot segments before they reach the server
+      const res = await rawGet(`/${p}`);
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body).error.type).toBe('not_found');
+    });
 
     it('answers other paths with 404 in the error shape, not 500', async () => {
       const res = await fetch(url('pubId1/high.mp4'));

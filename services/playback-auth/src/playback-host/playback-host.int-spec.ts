@@ -69,7 +69,9 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
   const stream = (p: string, init?: RequestInit) => fetch(`http://127.0.0.1:${config.streamPort}/${p}`, init);
   const call = <T>(method: string, request: object) =>
     new Promise<T>((resolve, reject) =>
-      (signingKeys as unknown as Record<string, (r: object, cb: (e: Error | null, v: T) => void) => void>)[method](request, (e, v) => (e ? reject(e) : resolve(v))),
+      (signingKeys as unknown as Record<string, (r: object, cb: (e: Error | null, v: T) => void) => void>)[method](request, (e, v) =>
+        e ? reject(e) : resolve(v),
+      ),
     );
 
   beforeAll(async () => {
@@ -96,7 +98,13 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
     await store.putBuffer(assetKeys.hls('live-asset-1', 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nlive/index.m3u8\n');
     await store.putBuffer(assetKeys.hls('live-asset-1', 'live/index.m3u8'), '#EXTM3U\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:2,\nsegment_00000.ts\n');
     await store.putBuffer(assetKeys.hls('live-asset-1', 'live/segment_00000.ts'), Buffer.alloc(188, 0x47));
-    liveOwners.set('liveInt1', { id: 'liveInt1', policy: 'public', object: { type: 'live_stream', id: 'stream-1' }, status: 'active', media_asset_id: 'live-asset-1' });
+    liveOwners.set('liveInt1', {
+      id: 'liveInt1',
+      policy: 'public',
+      object: { type: 'live_stream', id: 'stream-1' },
+      status: 'active',
+      media_asset_id: 'live-asset-1',
+    });
     liveOwners.set('liveInt2', { id: 'liveInt2', policy: 'public', object: { type: 'live_stream', id: 'stream-2' }, status: 'idle' });
     liveServer = await fakeOwnerServer(config, 'live', 'platform.live.v1.LiveStreamsService', liveOwners);
     app = await bootstrap(config);
@@ -173,11 +181,24 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
       await promisify(execFile)(tool('ffmpeg'), [
         ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'],
         ...['-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '50', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
-        ...['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', path.join(hls, 'segment_%03d.ts'), path.join(hls, 'index.m3u8')],
+        ...[
+          '-f',
+          'hls',
+          '-hls_time',
+          '2',
+          '-hls_playlist_type',
+          'vod',
+          '-hls_segment_filename',
+          path.join(hls, 'segment_%03d.ts'),
+          path.join(hls, 'index.m3u8'),
+        ],
       ]);
       const store = createObjectStore(config);
       for (const file of fs.readdirSync(hls)) await store.putFile(assetKeys.hls('asset-made', `source/${file}`), path.join(hls, file));
-      await store.putBuffer(assetKeys.hls('asset-made', 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x180,CODECS="avc1.42c00d,mp4a.40.2"\nsource/index.m3u8\n');
+      await store.putBuffer(
+        assetKeys.hls('asset-made', 'master.m3u8'),
+        '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x180,CODECS="avc1.42c00d,mp4a.40.2"\nsource/index.m3u8\n',
+      );
       owners.set('madePub1', { id: 'madePub1', policy: 'public', object: { type: 'asset', id: 'asset-made' }, status: 'ready' });
       owners.set('madeSig1', { id: 'madeSig1', policy: 'signed', object: { type: 'asset', id: 'asset-made' }, status: 'ready' });
     });

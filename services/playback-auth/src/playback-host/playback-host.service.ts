@@ -101,7 +101,11 @@ export class PlaybackHostService {
     const body = Buffer.from(text, 'utf8');
     return {
       status: 200,
-      headers: { 'content-type': PLAYLIST_TYPE, 'content-length': String(body.length), 'cache-control': cacheControl(file, access.signed, this.grants.seconds) },
+      headers: {
+        'content-type': PLAYLIST_TYPE,
+        'content-length': String(body.length),
+        'cache-control': cacheControl(file, access.signed, this.grants.seconds),
+      },
       body,
     };
   }

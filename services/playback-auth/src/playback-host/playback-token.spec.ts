@@ -45,12 +45,18 @@ describe('verifyPlaybackToken', () => {
     });
 
     it('a token with kid in the JWT header, as older SDKs make it', async () => {
-      const token = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v' }).setProtectedHeader({ alg: 'RS256', kid: key.id }).setExpirationTime('10m').sign(pem(key.secret));
+      const token = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v' })
+        .setProtectedHeader({ alg: 'RS256', kid: key.id })
+        .setExpirationTime('10m')
+        .sign(pem(key.secret));
       expect(await verify(token)).toEqual({ ok: true, grant: { kid: key.id } });
     });
 
     it('kid in both places when they agree', async () => {
-      const token = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: key.id }).setProtectedHeader({ alg: 'RS256', kid: key.id }).setExpirationTime('10m').sign(pem(key.secret));
+      const token = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: key.id })
+        .setProtectedHeader({ alg: 'RS256', kid: key.id })
+        .setExpirationTime('10m')
+        .sign(pem(key.secret));
       expect((await verify(token)).ok).toBe(true);
     });
   });
@@ -104,18 +110,27 @@ describe('verifyPlaybackToken', () => {
 
     it('another algorithm than RS256 (HS256 with the public key as secret, none, PS256)', async () => {
       const publicPem = (await publicKeyOf(key.id))!;
-      const hs = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: key.id }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(Buffer.from(publicPem));
+      const hs = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: key.id })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime('10m')
+        .sign(Buffer.from(publicPem));
       expect(await refusal(hs)).toBe('Token algorithm must be RS256, got "HS256"');
       const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: PLAYBACK_ID, aud: 'v', kid: key.id, exp: 9_999_999_999 })).toString('base64url')}.`;
       expect(await refusal(none)).toBe('Token algorithm must be RS256, got "none"');
-      const ps = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: key.id }).setProtectedHeader({ alg: 'PS256' }).setExpirationTime('10m').sign(pem(key.secret));
+      const ps = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: key.id })
+        .setProtectedHeader({ alg: 'PS256' })
+        .setExpirationTime('10m')
+        .sign(pem(key.secret));
       expect(await refusal(ps)).toBe('Token algorithm must be RS256, got "PS256"');
     });
 
     it('no kid anywhere, or two different ones', async () => {
       const noKid = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('10m').sign(pem(key.secret));
       expect(await refusal(noKid)).toBe('Token names no signing key (kid)');
-      const twoKids = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: other.id }).setProtectedHeader({ alg: 'RS256', kid: key.id }).setExpirationTime('10m').sign(pem(key.secret));
+      const twoKids = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: other.id })
+        .setProtectedHeader({ alg: 'RS256', kid: key.id })
+        .setExpirationTime('10m')
+        .sign(pem(key.secret));
       expect(await refusal(twoKids)).toBe('Token names two different signing keys (kid)');
     });
 
@@ -128,7 +143,11 @@ describe('verifyPlaybackToken', () => {
     });
 
     it('a token not valid yet (nbf), and a restriction id that is not a string', async () => {
-      const later = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: key.id }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('2h').setNotBefore('1h').sign(pem(key.secret));
+      const later = await new SignJWT({ sub: PLAYBACK_ID, aud: 'v', kid: key.id })
+        .setProtectedHeader({ alg: 'RS256' })
+        .setExpirationTime('2h')
+        .setNotBefore('1h')
+        .sign(pem(key.secret));
       expect(await refusal(later)).toBe('Token is not valid yet (nbf)');
       const odd = await sdkToken(PLAYBACK_ID, { params: { playback_restriction_id: 42 as unknown as string } });
       expect(await refusal(odd)).toBe('Token is malformed: playback_restriction_id must be a string');

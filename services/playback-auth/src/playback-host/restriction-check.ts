@@ -7,12 +7,14 @@ import { referrerAllowed } from '../playback-restrictions/referrer-rule';
  * `allow_no_user_agent` can be decided honestly; `allow_high_risk_user_agent: false` is
  * stored but not enforced, as no high-risk detection exists here.
  */
-export function restrictionRefusal(restriction: playbackAuth.PlaybackRestriction, referer: string | undefined, userAgent: string | undefined): string | undefined {
+export function restrictionRefusal(
+  restriction: playbackAuth.PlaybackRestriction,
+  referer: string | undefined,
+  userAgent: string | undefined,
+): string | undefined {
   const referrer = restriction.referrer ?? { allowed_domains: [], allow_no_referrer: false };
   if (!referrerAllowed(referrer, referer)) {
-    return isBlank(referer)
-      ? 'A Referer header is required by the playback restriction'
-      : 'The Referer domain is not allowed by the playback restriction';
+    return isBlank(referer) ? 'A Referer header is required by the playback restriction' : 'The Referer domain is not allowed by the playback restriction';
   }
   if (restriction.user_agent && !restriction.user_agent.allow_no_user_agent && isBlank(userAgent)) {
     return 'A User-Agent header is required by the playback restriction';

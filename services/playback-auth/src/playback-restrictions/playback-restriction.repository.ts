@@ -70,13 +70,7 @@ export class PlaybackRestrictionRepository {
 
   /** Deletes the restriction; returns it as it was, or null when it does not exist. */
   async delete(manager: EntityManager, id: string): Promise<PlaybackRestrictionEntity | null> {
-    const result = await manager
-      .createQueryBuilder()
-      .delete()
-      .from(PlaybackRestrictionEntity)
-      .where('id = :id', { id })
-      .returning('*')
-      .execute();
+    const result = await manager.createQueryBuilder().delete().from(PlaybackRestrictionEntity).where('id = :id', { id }).returning('*').execute();
     return fromRow((result.raw as PlaybackRestrictionRow[])[0]);
   }
 

@@ -38,9 +38,7 @@ describe('PlaybackRestrictionsService', () => {
   describe('create', () => {
     it('stores both rules and returns the restriction with Unix-second timestamps', async () => {
       const { service, repository, manager } = setup();
-      const created = await service.create(
-        create(['example.com', '*.example.org'], true, { allow_no_user_agent: false, allow_high_risk_user_agent: true }),
-      );
+      const created = await service.create(create(['example.com', '*.example.org'], true, { allow_no_user_agent: false, allow_high_risk_user_agent: true }));
 
       const row = repository.rows.get(created.id)!;
       expect(row.allowedDomains).toEqual(['example.com', '*.example.org']);

@@ -17,6 +17,5 @@ const answer = (message: DownloadThreadMessage) => {
 
 downloadInput(url, file, { ...options, signal: controller.signal }).then(
   (result) => answer({ ok: true, result }),
-  (err: unknown) =>
-    answer(err instanceof DownloadError ? { ok: false, reason: err.reason } : { ok: false, failure: (err as Error)?.message ?? String(err) }),
+  (err: unknown) => answer(err instanceof DownloadError ? { ok: false, reason: err.reason } : { ok: false, failure: (err as Error)?.message ?? String(err) }),
 );

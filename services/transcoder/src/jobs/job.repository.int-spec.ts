@@ -53,7 +53,9 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     } finally {
       await runner.release();
     }
-    const tables = (await a.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`)) as Array<{ table_name: string }>;
+    const tables = (await a.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`)) as Array<{
+      table_name: string;
+    }>;
     expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations']);
   });
 

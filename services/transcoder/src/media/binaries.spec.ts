@@ -34,7 +34,9 @@ describe('resolveMediaBinaries', () => {
 
   it('fails naming the variable when a configured path does not run, without falling back', async () => {
     const l = lookup({ ffmpeg: 'ffmpeg version 5.1', ffprobe: 'ffprobe version 5.1' });
-    await expect(resolveMediaBinaries({ ffmpegPath: '/nope/ffmpeg' }, l)).rejects.toThrow('FFMPEG_PATH=/nope/ffmpeg does not run (/nope/ffmpeg -version failed)');
+    await expect(resolveMediaBinaries({ ffmpegPath: '/nope/ffmpeg' }, l)).rejects.toThrow(
+      'FFMPEG_PATH=/nope/ffmpeg does not run (/nope/ffmpeg -version failed)',
+    );
   });
 
   it('then the binaries on PATH, each tool on its own', async () => {
@@ -67,7 +69,10 @@ describe('resolveMediaBinaries', () => {
   it('finds the packages installed in this repository and their binaries run', async () => {
     const path = systemLookup.npmPath('ffprobe');
     expect(path).toMatch(/@ffprobe-installer\/linux-x64\/ffprobe$/);
-    const resolved = await resolveMediaBinaries({}, { ...systemLookup, version: (p) => (p === 'ffprobe' || p === 'ffmpeg' ? Promise.reject(new Error('hidden')) : systemLookup.version(p)) });
+    const resolved = await resolveMediaBinaries(
+      {},
+      { ...systemLookup, version: (p) => (p === 'ffprobe' || p === 'ffmpeg' ? Promise.reject(new Error('hidden')) : systemLookup.version(p)) },
+    );
     expect(resolved.ffprobe).toMatchObject({ path, source: 'npm' });
     expect(resolved.ffprobe.version).toMatch(/^ffprobe version /);
     expect(() => accessSync(path!, constants.X_OK)).not.toThrow();

@@ -42,14 +42,8 @@ type MediaSettings = Pick<PlatformConfig['media'], 'ffmpegPath' | 'ffprobePath'>
  * error when it does not run), else the one on PATH, else the static build shipped inside npm.
  * npm 11 does not run those packages' postinstall `chmod u+x`, so the file is made executable here.
  */
-export async function resolveMediaBinaries(
-  media: MediaSettings,
-  lookup: BinaryLookup = systemLookup,
-): Promise<Record<MediaTool, ResolvedBinary>> {
-  const [ffmpeg, ffprobe] = await Promise.all([
-    resolveBinary('ffmpeg', media.ffmpegPath, lookup),
-    resolveBinary('ffprobe', media.ffprobePath, lookup),
-  ]);
+export async function resolveMediaBinaries(media: MediaSettings, lookup: BinaryLookup = systemLookup): Promise<Record<MediaTool, ResolvedBinary>> {
+  const [ffmpeg, ffprobe] = await Promise.all([resolveBinary('ffmpeg', media.ffmpegPath, lookup), resolveBinary('ffprobe', media.ffprobePath, lookup)]);
   return { ffmpeg, ffprobe };
 }
 

@@ -13,8 +13,20 @@ import { Ladder } from './ladder';
 
 const HEAD = ['-hide_banner', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1'];
 const hls = (dir: string, seconds: string) => [
-  '-f', 'hls', '-hls_time', seconds, '-hls_playlist_type', 'vod', '-hls_flags', 'independent_segments',
-  '-hls_segment_type', 'mpegts', '-hls_segment_filename', `${dir}/%v/segment_%03d.ts`, '-master_pl_name', 'master.m3u8',
+  '-f',
+  'hls',
+  '-hls_time',
+  seconds,
+  '-hls_playlist_type',
+  'vod',
+  '-hls_flags',
+  'independent_segments',
+  '-hls_segment_type',
+  'mpegts',
+  '-hls_segment_filename',
+  `${dir}/%v/segment_%03d.ts`,
+  '-master_pl_name',
+  'master.m3u8',
 ];
 
 const twoRungs: Ladder = {
@@ -29,18 +41,53 @@ describe('buildLadderArgs', () => {
   it('decodes once, splits into every rendition and maps each with the audio into one HLS variant', () => {
     expect(buildLadderArgs('/in/source.mp4', twoRungs, { outputDir: '/out', frameRate: 30 })).toEqual([
       ...HEAD,
-      '-i', '/in/source.mp4',
+      '-i',
+      '/in/source.mp4',
       '-filter_complex',
       '[0:v:0]split=2[s0][s1];[s0]scale=1280:720,setsar=1,format=yuv420p[v0];[s1]scale=640:360,setsar=1,format=yuv420p[v1]',
-      '-map', '[v0]', '-map', '0:a:0', '-map', '[v1]', '-map', '0:a:0',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high',
-      '-g', '120', '-keyint_min', '120',
-      '-sc_threshold', '0', '-force_key_frames', 'expr:gte(t,n_forced*4)',
-      '-b:v:0', '3000000', '-maxrate:v:0', '3210000', '-bufsize:v:0', '4500000',
-      '-b:v:1', '800000', '-maxrate:v:1', '856000', '-bufsize:v:1', '1200000',
-      '-c:a', 'aac', '-b:a', '128000', '-ac', '2',
+      '-map',
+      '[v0]',
+      '-map',
+      '0:a:0',
+      '-map',
+      '[v1]',
+      '-map',
+      '0:a:0',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-profile:v',
+      'high',
+      '-g',
+      '120',
+      '-keyint_min',
+      '120',
+      '-sc_threshold',
+      '0',
+      '-force_key_frames',
+      'expr:gte(t,n_forced*4)',
+      '-b:v:0',
+      '3000000',
+      '-maxrate:v:0',
+      '3210000',
+      '-bufsize:v:0',
+      '4500000',
+      '-b:v:1',
+      '800000',
+      '-maxrate:v:1',
+      '856000',
+      '-bufsize:v:1',
+      '1200000',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128000',
+      '-ac',
+      '2',
       ...hls('/out', '4'),
-      '-var_stream_map', 'v:0,a:0,name:720p v:1,a:1,name:360p',
+      '-var_stream_map',
+      'v:0,a:0,name:720p v:1,a:1,name:360p',
       '/out/%v/index.m3u8',
     ]);
   });
@@ -49,16 +96,37 @@ describe('buildLadderArgs', () => {
     const ladder: Ladder = { video: [{ name: '1080p', width: 1920, height: 1080, videoBitrate: 5_000_000 }] };
     expect(buildLadderArgs('in.mov', ladder, { outputDir: 'o', frameRate: 120, test: true, segmentSeconds: 2, preset: 'ultrafast' })).toEqual([
       ...HEAD,
-      '-t', '10',
-      '-i', 'in.mov',
-      '-filter_complex', `[0:v:0]fps=60,${TEST_WATERMARK},split=1[s0];[s0]scale=1920:1080,setsar=1,format=yuv420p[v0]`,
-      '-map', '[v0]',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high',
-      '-g', '120', '-keyint_min', '120',
-      '-sc_threshold', '0', '-force_key_frames', 'expr:gte(t,n_forced*2)',
-      '-b:v:0', '5000000', '-maxrate:v:0', '5350000', '-bufsize:v:0', '7500000',
+      '-t',
+      '10',
+      '-i',
+      'in.mov',
+      '-filter_complex',
+      `[0:v:0]fps=60,${TEST_WATERMARK},split=1[s0];[s0]scale=1920:1080,setsar=1,format=yuv420p[v0]`,
+      '-map',
+      '[v0]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-profile:v',
+      'high',
+      '-g',
+      '120',
+      '-keyint_min',
+      '120',
+      '-sc_threshold',
+      '0',
+      '-force_key_frames',
+      'expr:gte(t,n_forced*2)',
+      '-b:v:0',
+      '5000000',
+      '-maxrate:v:0',
+      '5350000',
+      '-bufsize:v:0',
+      '7500000',
       ...hls('o', '2'),
-      '-var_stream_map', 'v:0,name:1080p',
+      '-var_stream_map',
+      'v:0,name:1080p',
       'o/%v/index.m3u8',
     ]);
     expect(TEST_WATERMARK).toMatch(/^drawtext=font=Sans:text='TEST ASSET':/);
@@ -69,7 +137,10 @@ describe('buildLadderArgs', () => {
     expect(args).not.toContain('-g');
     expect(args).not.toContain('fps=60');
     expect(args.slice(args.indexOf('-sc_threshold'), args.indexOf('-sc_threshold') + 4)).toEqual([
-      '-sc_threshold', '0', '-force_key_frames', 'expr:gte(t,n_forced*4)',
+      '-sc_threshold',
+      '0',
+      '-force_key_frames',
+      'expr:gte(t,n_forced*4)',
     ]);
   });
 
@@ -77,11 +148,19 @@ describe('buildLadderArgs', () => {
     const ladder: Ladder = { video: [], audio: { bitrate: 128_000, channels: 2 } };
     expect(buildLadderArgs('in.m4a', ladder, { outputDir: '/o', frameRate: -1 })).toEqual([
       ...HEAD,
-      '-i', 'in.m4a',
-      '-map', '0:a:0',
-      '-c:a', 'aac', '-b:a', '128000', '-ac', '2',
+      '-i',
+      'in.m4a',
+      '-map',
+      '0:a:0',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128000',
+      '-ac',
+      '2',
       ...hls('/o', '4'),
-      '-var_stream_map', 'a:0,name:audio',
+      '-var_stream_map',
+      'a:0,name:audio',
       '/o/%v/index.m3u8',
     ]);
   });
@@ -93,19 +172,28 @@ describe('with the legacy HLS muxer of ffmpeg 4.1', () => {
   it('leaves out `name:` and the master playlist, so variants are written by index', () => {
     expect(buildLadderArgs('/in/source.mp4', twoRungs, { outputDir: '/out', frameRate: 30, legacyHlsMuxer: true }).slice(-15)).toEqual([
       ...legacyHls('/out', '4'),
-      '-var_stream_map', 'v:0,a:0 v:1,a:1',
+      '-var_stream_map',
+      'v:0,a:0 v:1,a:1',
       '/out/%v/index.m3u8',
     ]);
     expect(buildRemuxArgs('a.mp4', { outputDir: 'o', hasVideo: true, hasAudio: true, legacyHlsMuxer: true }).slice(-3)).toEqual([
-      '-var_stream_map', 'v:0,a:0', 'o/%v/index.m3u8',
+      '-var_stream_map',
+      'v:0,a:0',
+      'o/%v/index.m3u8',
     ]);
-    const audioOnly = buildLadderArgs('in.m4a', { video: [], audio: { bitrate: 128_000, channels: 2 } }, { outputDir: '/o', frameRate: -1, legacyHlsMuxer: true });
+    const audioOnly = buildLadderArgs(
+      'in.m4a',
+      { video: [], audio: { bitrate: 128_000, channels: 2 } },
+      { outputDir: '/o', frameRate: -1, legacyHlsMuxer: true },
+    );
     expect(audioOnly.slice(-2)).toEqual(['a:0', '/o/%v/index.m3u8']);
   });
 
   it('names the folder of a variant by index then, by name otherwise', () => {
     expect([variantFolder(0, '720p'), variantFolder(1, '360p', { legacyHlsMuxer: false }), variantFolder(1, '360p', { legacyHlsMuxer: true })]).toEqual([
-      '720p', '360p', '1',
+      '720p',
+      '360p',
+      '1',
     ]);
   });
 });
@@ -132,11 +220,26 @@ describe('buildRemuxArgs', () => {
   it('copies the first video and audio streams into one HLS variant folder', () => {
     expect(buildRemuxArgs('/in/a.mp4', { outputDir: '/out', hasVideo: true, hasAudio: true })).toEqual([
       ...HEAD,
-      '-i', '/in/a.mp4',
-      '-map', '0:v:0', '-map', '0:a:0', '-c', 'copy',
-      '-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod', '-hls_segment_type', 'mpegts',
-      '-hls_segment_filename', '/out/%v/segment_%03d.ts',
-      '-var_stream_map', 'v:0,a:0,name:source',
+      '-i',
+      '/in/a.mp4',
+      '-map',
+      '0:v:0',
+      '-map',
+      '0:a:0',
+      '-c',
+      'copy',
+      '-f',
+      'hls',
+      '-hls_time',
+      '4',
+      '-hls_playlist_type',
+      'vod',
+      '-hls_segment_type',
+      'mpegts',
+      '-hls_segment_filename',
+      '/out/%v/segment_%03d.ts',
+      '-var_stream_map',
+      'v:0,a:0,name:source',
       '/out/%v/index.m3u8',
     ]);
   });
@@ -156,13 +259,27 @@ describe('probe arguments', () => {
 
   it('asks for the codec, profile, level, size and frame rate of the streams of one segment', () => {
     expect(buildSegmentProbeArgs('/o/720p/segment_000.ts')).toEqual([
-      '-v', 'error', '-show_entries', 'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate', '-print_format', 'json', '/o/720p/segment_000.ts',
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate',
+      '-print_format',
+      'json',
+      '/o/720p/segment_000.ts',
     ]);
   });
 
   it('asks for the packets of the first video stream only', () => {
     expect(buildKeyframeProbeArgs('x.mp4')).toEqual([
-      '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,dts_time,size,flags', '-print_format', 'json', 'x.mp4',
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'packet=pts_time,dts_time,size,flags',
+      '-print_format',
+      'json',
+      'x.mp4',
     ]);
   });
 });

@@ -36,8 +36,7 @@ const DEFAULT_SEGMENT_SECONDS = 4;
 export const TEST_WATERMARK =
   "drawtext=font=Sans:text='TEST ASSET':fontcolor=white@0.8:fontsize=h/10:box=1:boxcolor=black@0.5:boxborderw=12:x=(w-text_w)/2:y=(h-text_h)/2";
 /** Without any usable font: a black band across the middle with a white bar inside, still plainly visible. */
-export const TEST_WATERMARK_NO_FONT =
-  'drawbox=x=0:y=ih*2/5:w=iw:h=ih/5:color=black@0.6:t=fill,drawbox=x=iw/4:y=ih*9/20:w=iw/2:h=ih/10:color=white@0.8:t=fill';
+export const TEST_WATERMARK_NO_FONT = 'drawbox=x=0:y=ih*2/5:w=iw:h=ih/5:color=black@0.6:t=fill,drawbox=x=iw/4:y=ih*9/20:w=iw/2:h=ih/10:color=white@0.8:t=fill';
 
 /**
  * The watermark filter for the fonts this ffmpeg can use: `font=Sans` through fontconfig (the default),
@@ -64,30 +63,28 @@ export function buildProbeArgs(input: string): string[] {
 
 /** Packet sizes and key-frame flags of the first video stream, for `summarizeKeyframes`. */
 export function buildKeyframeProbeArgs(input: string): string[] {
-  return [
-    '-v', 'error', '-select_streams', 'v:0',
-    '-show_entries', 'packet=pts_time,dts_time,size,flags',
-    '-print_format', 'json', input,
-  ];
+  return ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,dts_time,size,flags', '-print_format', 'json', input];
 }
 
 /** Codec, profile, level, size and frame rate of each stream of one HLS segment (for the master playlist). */
 export function buildSegmentProbeArgs(segment: string): string[] {
-  return [
-    '-v', 'error',
-    '-show_entries', 'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate',
-    '-print_format', 'json', segment,
-  ];
+  return ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate', '-print_format', 'json', segment];
 }
 
 function hlsArgs(outputDir: string, segmentSeconds: number, legacy: boolean): string[] {
   const args = [
-    '-f', 'hls',
-    '-hls_time', String(segmentSeconds),
-    '-hls_playlist_type', 'vod',
-    '-hls_flags', 'independent_segments',
-    '-hls_segment_type', 'mpegts',
-    '-hls_segment_filename', `${outputDir}/%v/segment_%03d.ts`,
+    '-f',
+    'hls',
+    '-hls_time',
+    String(segmentSeconds),
+    '-hls_playlist_type',
+    'vod',
+    '-hls_flags',
+    'independent_segments',
+    '-hls_segment_type',
+    'mpegts',
+    '-hls_segment_filename',
+    `${outputDir}/%v/segment_%03d.ts`,
   ];
   if (!legacy) args.push('-master_pl_name', 'master.m3u8');
   return args;
@@ -135,9 +132,12 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
     args.push('-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${segmentSeconds})`);
     ladder.video.forEach((r, i) => {
       args.push(
-        `-b:v:${i}`, String(r.videoBitrate),
-        `-maxrate:v:${i}`, String(Math.round(r.videoBitrate * 1.07)),
-        `-bufsize:v:${i}`, String(Math.round(r.videoBitrate * 1.5)),
+        `-b:v:${i}`,
+        String(r.videoBitrate),
+        `-maxrate:v:${i}`,
+        String(Math.round(r.videoBitrate * 1.07)),
+        `-bufsize:v:${i}`,
+        String(Math.round(r.videoBitrate * 1.5)),
       );
     });
   } else if (ladder.audio) {
@@ -147,7 +147,12 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
   if (ladder.audio) {
     args.push('-c:a', 'aac', '-b:a', String(ladder.audio.bitrate), '-ac', String(ladder.audio.channels));
   }
-  args.push(...hlsArgs(options.outputDir, segmentSeconds, options.legacyHlsMuxer ?? false), '-var_stream_map', variants.join(' '), `${options.outputDir}/%v/index.m3u8`);
+  args.push(
+    ...hlsArgs(options.outputDir, segmentSeconds, options.legacyHlsMuxer ?? false),
+    '-var_stream_map',
+    variants.join(' '),
+    `${options.outputDir}/%v/index.m3u8`,
+  );
   return args;
 }
 
@@ -180,15 +185,29 @@ export function buildRemuxArgs(input: string, options: RemuxOptions): string[] {
   }
   const dir = options.outputDir;
   return [
-    '-hide_banner', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1',
-    '-i', input,
-    ...maps, '-c', 'copy',
-    '-f', 'hls',
-    '-hls_time', String(segmentSeconds),
-    '-hls_playlist_type', 'vod',
-    '-hls_segment_type', 'mpegts',
-    '-hls_segment_filename', `${dir}/%v/segment_%03d.ts`,
-    '-var_stream_map', streamMapEntry(streams.join(','), options.name ?? 'source', options.legacyHlsMuxer),
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-nostats',
+    '-progress',
+    'pipe:1',
+    '-i',
+    input,
+    ...maps,
+    '-c',
+    'copy',
+    '-f',
+    'hls',
+    '-hls_time',
+    String(segmentSeconds),
+    '-hls_playlist_type',
+    'vod',
+    '-hls_segment_type',
+    'mpegts',
+    '-hls_segment_filename',
+    `${dir}/%v/segment_%03d.ts`,
+    '-var_stream_map',
+    streamMapEntry(streams.join(','), options.name ?? 'source', options.legacyHlsMuxer),
     `${dir}/%v/index.m3u8`,
   ];
 }

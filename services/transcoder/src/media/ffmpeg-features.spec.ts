@@ -58,7 +58,12 @@ describe('detectFfmpegFeatures', () => {
     writeFileSync(good, 'x');
     const runner = fakeRunner(['font=Sans', `fontfile=${broken}`]);
     const features = await detectFfmpegFeatures(runner, dir, [missing, broken, good]);
-    expect(features).toEqual({ legacyHlsMuxer: false, ffprobeReadsMpegts: true, watermark: TEST_WATERMARK.replace('font=Sans', `fontfile=${good}`), font: 'file' });
+    expect(features).toEqual({
+      legacyHlsMuxer: false,
+      ffprobeReadsMpegts: true,
+      watermark: TEST_WATERMARK.replace('font=Sans', `fontfile=${good}`),
+      font: 'file',
+    });
     expect(runner.runs.filter((r) => r.includes('-vf')).map((r) => r[r.indexOf('-vf') + 1].split(':')[0])).toEqual([
       'drawtext=font=Sans',
       `drawtext=fontfile=${broken}`,

@@ -56,8 +56,19 @@ async function watermarkFor(runner: MediaRunner, fontFiles: string[]): Promise<P
 async function readsMpegts(runner: MediaRunner, dir: string): Promise<boolean> {
   const file = join(dir, 'probe.ts');
   const written = await succeeds(runner, [
-    '-hide_banner', '-nostdin', '-v', 'error',
-    '-f', 'lavfi', '-i', 'color=size=64x64:rate=25:duration=0.5', '-c:v', 'mpeg2video', '-f', 'mpegts', file,
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=size=64x64:rate=25:duration=0.5',
+    '-c:v',
+    'mpeg2video',
+    '-f',
+    'mpegts',
+    file,
   ]);
   if (!written) return false;
   try {
@@ -79,17 +90,36 @@ async function succeeds(runner: MediaRunner, args: string[]): Promise<boolean> {
 
 function namedVariantsArgs(dir: string): string[] {
   return [
-    '-hide_banner', '-nostdin', '-v', 'error',
-    '-f', 'lavfi', '-i', 'color=size=32x32:rate=10:duration=0.2',
-    '-filter_complex', '[0:v]split=2[a][b]', '-map', '[a]', '-map', '[b]', '-c:v', 'mpeg2video',
-    '-f', 'hls', '-hls_time', '1', '-hls_segment_filename', `${dir}/%v/s%d.ts`,
-    '-master_pl_name', 'master.m3u8', '-var_stream_map', 'v:0,name:a v:1,name:b', `${dir}/%v/index.m3u8`,
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=size=32x32:rate=10:duration=0.2',
+    '-filter_complex',
+    '[0:v]split=2[a][b]',
+    '-map',
+    '[a]',
+    '-map',
+    '[b]',
+    '-c:v',
+    'mpeg2video',
+    '-f',
+    'hls',
+    '-hls_time',
+    '1',
+    '-hls_segment_filename',
+    `${dir}/%v/s%d.ts`,
+    '-master_pl_name',
+    'master.m3u8',
+    '-var_stream_map',
+    'v:0,name:a v:1,name:b',
+    `${dir}/%v/index.m3u8`,
   ];
 }
 
 function drawtextArgs(watermark: string): string[] {
-  return [
-    '-hide_banner', '-nostdin', '-v', 'error',
-    '-f', 'lavfi', '-i', 'color=size=64x64:rate=10:duration=0.1', '-vf', watermark, '-f', 'null', '-',
-  ];
+  return ['-hide_banner', '-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'color=size=64x64:rate=10:duration=0.1', '-vf', watermark, '-f', 'null', '-'];
 }

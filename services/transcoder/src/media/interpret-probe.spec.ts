@@ -178,7 +178,12 @@ describe('interpretProbe rules on edited ffprobe output', () => {
 
   it('flags MP4 streams shifted by an edit list, but not MPEG-TS start offsets', () => {
     const [video, audio] = h264.streams!;
-    const shifted = { streams: [{ ...video, start_time: '1.500000' }, { ...audio, start_time: '0.800000' }] };
+    const shifted = {
+      streams: [
+        { ...video, start_time: '1.500000' },
+        { ...audio, start_time: '0.800000' },
+      ],
+    };
     expect(asset(interpretProbe({ ...shifted, format: h264.format })).non_standard_input_reasons).toEqual({
       video_edit_list: 'non-standard',
       audio_edit_list: 'non-standard',
@@ -206,7 +211,10 @@ describe('interpretProbe rules on edited ffprobe output', () => {
 
 describe('interpretProbe errors', () => {
   it('rejects a file with no video or audio track', () => {
-    const subtitlesOnly: FfprobeOutput = { format: { format_name: 'srt', duration: '10' }, streams: [{ index: 0, codec_type: 'subtitle', codec_name: 'subrip' }] };
+    const subtitlesOnly: FfprobeOutput = {
+      format: { format_name: 'srt', duration: '10' },
+      streams: [{ index: 0, codec_type: 'subtitle', codec_name: 'subrip' }],
+    };
     expect(interpretProbe(subtitlesOnly)).toEqual({
       ok: false,
       error: { type: 'invalid_input', messages: ['The input file has no video or audio track.'] },

@@ -34,10 +34,28 @@ describe('buildLadderArgs with real ffmpeg', () => {
     dir = mkdtempSync(join(tmpdir(), 'ladder-'));
     source = join(dir, 'source.mp4'); // 4 s 1280x720p30 H.264 + AAC
     execFileSync(ffmpeg, [
-      '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-      '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', source,
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-t',
+      '4',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      source,
     ]);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,9 +93,9 @@ describe('buildLadderArgs with real ffmpeg', () => {
 
     // Segments align across variants only if every variant has its key frames at the same times.
     const keyTimes = ladder.video.map((r) => {
-      const { packets } = JSON.parse(
-        execFileSync(ffprobe, buildKeyframeProbeArgs(join(out, r.name, 'index.m3u8')), { encoding: 'utf8' }),
-      ) as { packets: FfprobePacket[] };
+      const { packets } = JSON.parse(execFileSync(ffprobe, buildKeyframeProbeArgs(join(out, r.name, 'index.m3u8')), { encoding: 'utf8' })) as {
+        packets: FfprobePacket[];
+      };
       expect(summarizeKeyframes(packets)?.maxIntervalSeconds).toBeCloseTo(2, 1);
       return packets.filter((p) => p.flags?.startsWith('K')).map((p) => Number(p.pts_time).toFixed(2));
     });
@@ -88,8 +106,22 @@ describe('buildLadderArgs with real ffmpeg', () => {
   it('cuts a test asset to 10 s and burns a visible watermark', () => {
     const long = join(dir, 'long.mp4');
     execFileSync(ffmpeg, [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=426x240:rate=25',
-      '-t', '12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', long,
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=426x240:rate=25',
+      '-t',
+      '12',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      long,
     ]);
     const result = interpretProbe(probe(ffprobe, long));
     if (!result.ok) throw new Error(JSON.stringify(result.error));
@@ -98,8 +130,21 @@ describe('buildLadderArgs with real ffmpeg', () => {
 
     const centre = (outputDir: string): Buffer => {
       const gray = execFileSync(ffmpeg, [
-        '-v', 'error', '-i', join(outputDir, '240p', 'index.m3u8'), '-ss', '1', '-frames:v', '1',
-        '-vf', 'crop=200:60:113:90', '-f', 'rawvideo', '-pix_fmt', 'gray', '-',
+        '-v',
+        'error',
+        '-i',
+        join(outputDir, '240p', 'index.m3u8'),
+        '-ss',
+        '1',
+        '-frames:v',
+        '1',
+        '-vf',
+        'crop=200:60:113:90',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'gray',
+        '-',
       ]);
       expect(gray.length).toBe(200 * 60);
       return gray;

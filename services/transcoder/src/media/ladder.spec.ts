@@ -23,12 +23,7 @@ describe('chooseLadder', () => {
   });
 
   it('never goes above a 720p source', () => {
-    expect(sizes({ width: 1280, height: 720 })).toEqual([
-      '720p 1280x720 3000000',
-      '540p 960x540 2000000',
-      '360p 640x360 800000',
-      '270p 480x270 400000',
-    ]);
+    expect(sizes({ width: 1280, height: 720 })).toEqual(['720p 1280x720 3000000', '540p 960x540 2000000', '360p 640x360 800000', '270p 480x270 400000']);
   });
 
   it('keeps a portrait source portrait, rungs named by the short side', () => {

@@ -4,7 +4,15 @@ describe('buildMasterPlaylist', () => {
   it('lists every variant in order with its attributes', () => {
     expect(
       buildMasterPlaylist([
-        { uri: '720p/index.m3u8', bandwidth: 3_400_000, averageBandwidth: 2_900_000, codecs: 'avc1.64001f,mp4a.40.2', width: 1280, height: 720, frameRate: 29.97 },
+        {
+          uri: '720p/index.m3u8',
+          bandwidth: 3_400_000,
+          averageBandwidth: 2_900_000,
+          codecs: 'avc1.64001f,mp4a.40.2',
+          width: 1280,
+          height: 720,
+          frameRate: 29.97,
+        },
         { uri: 'audio/index.m3u8', bandwidth: 140_000, codecs: 'mp4a.40.2' },
       ]),
     ).toBe(
@@ -57,7 +65,13 @@ describe('parseMediaPlaylist and measureBandwidth', () => {
   });
 
   it('takes the peak segment bit rate as BANDWIDTH and the overall rate as AVERAGE-BANDWIDTH', () => {
-    expect(measureBandwidth([{ duration: 4, bytes: 1_000_000 }, { duration: 2, bytes: 750_000 }, { duration: 0, bytes: 10 }])).toEqual({
+    expect(
+      measureBandwidth([
+        { duration: 4, bytes: 1_000_000 },
+        { duration: 2, bytes: 750_000 },
+        { duration: 0, bytes: 10 },
+      ]),
+    ).toEqual({
       peak: 3_000_000,
       average: Math.ceil((1_750_000 * 8) / 6),
     });

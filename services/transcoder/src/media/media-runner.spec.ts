@@ -50,7 +50,9 @@ describe('MediaRunner', () => {
   });
 
   it('says a binary that does not exist could not be started', async () => {
-    const error = await runnerWith(join(dir, 'missing')).ffmpeg([]).catch((e: unknown) => e);
+    const error = await runnerWith(join(dir, 'missing'))
+      .ffmpeg([])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaProcessError);
     expect(error).toMatchObject({ exitCode: null, signal: null });
     expect((error as Error).message).toMatch(/^ffmpeg could not be started: spawn .*missing ENOENT$/);

@@ -48,9 +48,12 @@ export class MediaTools implements OnApplicationBootstrap {
     const features = await detectFfmpegFeatures(runner, workDir);
     if (features.legacyHlsMuxer) this.logger.warn('this ffmpeg predates 4.2: variants are written by index and renamed on upload');
     if (!features.ffprobeReadsMpegts) {
-      this.logger.warn('this ffprobe cannot read MPEG-TS (the npm-shipped static build crashes on it): MPEG-TS inputs fail and master playlists carry no CODECS; install ffmpeg or set FFPROBE_PATH');
+      this.logger.warn(
+        'this ffprobe cannot read MPEG-TS (the npm-shipped static build crashes on it): MPEG-TS inputs fail and master playlists carry no CODECS; install ffmpeg or set FFPROBE_PATH',
+      );
     }
-    if (features.font !== 'fontconfig') this.logger.warn(`test-asset watermark without fontconfig: ${features.font === 'file' ? 'font file' : 'boxes only, no text'}`);
+    if (features.font !== 'fontconfig')
+      this.logger.warn(`test-asset watermark without fontconfig: ${features.font === 'file' ? 'font file' : 'boxes only, no text'}`);
     return { runner, features };
   }
 }

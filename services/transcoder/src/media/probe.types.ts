@@ -120,6 +120,4 @@ export interface ProbedAsset {
 
 export type ProbeErrorType = 'invalid_input';
 
-export type ProbeResult =
-  | { ok: true; asset: ProbedAsset }
-  | { ok: false; error: { type: ProbeErrorType; messages: string[] } };
+export type ProbeResult = { ok: true; asset: ProbedAsset } | { ok: false; error: { type: ProbeErrorType; messages: string[] } };

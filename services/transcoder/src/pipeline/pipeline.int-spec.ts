@@ -34,10 +34,30 @@ describe('TranscodePipeline with real ffmpeg', () => {
     dir = mkdtempSync(join(tmpdir(), 'pipeline-int-'));
     const clip = (name: string, seconds: number, size: string, extra: string[] = []) =>
       execFileSync(ffmpeg, [
-        '-v', 'error', '-y',
-        '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=${seconds}`,
-        '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
-        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '60', '-c:a', 'aac', '-ac', '2', ...extra,
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=size=${size}:rate=30:duration=${seconds}`,
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+        '-g',
+        '60',
+        '-c:a',
+        'aac',
+        '-ac',
+        '2',
+        ...extra,
         join(dir, name),
       ]);
     clip('standard.mp4', 3, '640x360');
@@ -63,7 +83,11 @@ describe('TranscodePipeline with real ffmpeg', () => {
     const config: PlatformConfig = { ...loadConfig({}), dataDir, media };
     const store = new FsObjectStore(join(dataDir, 'objects'));
     const assets = new FakeAssetProcessing();
-    const pipeline = new TranscodePipeline(assets, store, new MediaTools(config), config, { ...DEFAULT_PIPELINE_SETTINGS, segmentSeconds: 2, preset: 'ultrafast' });
+    const pipeline = new TranscodePipeline(assets, store, new MediaTools(config), config, {
+      ...DEFAULT_PIPELINE_SETTINGS,
+      segmentSeconds: 2,
+      preset: 'ultrafast',
+    });
     const run = async (assetId: string) => {
       const workDir = mkdtempSync(join(dataDir, 'work-'));
       const context: JobContext = {
@@ -100,7 +124,11 @@ describe('TranscodePipeline with real ffmpeg', () => {
     expect(master).toMatch(/RESOLUTION=640x360,FRAME-RATE=30\.000\n360p/);
     // what x264 signals (ultrafast uses no High-profile tool, so it says Constrained Baseline) at the level it chose
     expect(master).toMatch(/CODECS="avc1\.42e01e,mp4a\.40\.2",RESOLUTION=640x360/);
-    for (const [variant, width, height] of [['360p', 640, 360], ['270p', 480, 270], ['source', 640, 360]] as const) {
+    for (const [variant, width, height] of [
+      ['360p', 640, 360],
+      ['270p', 480, 270],
+      ['source', 640, 360],
+    ] as const) {
       const read = probe(stored('std', `${variant}/index.m3u8`));
       expect(read.streams?.map((s) => [s.codec_type, s.codec_name, s.width, s.height])).toEqual([
         ['video', 'h264', width, height],

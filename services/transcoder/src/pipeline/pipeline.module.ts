@@ -13,7 +13,9 @@ const ASSETS_GRPC = 'grpc-client:assets';
 @Module({
   imports: [
     MediaModule,
-    ClientsModule.registerAsync([{ name: ASSETS_GRPC, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => grpcClientOptions('assets', config) }]),
+    ClientsModule.registerAsync([
+      { name: ASSETS_GRPC, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => grpcClientOptions('assets', config) },
+    ]),
   ],
   providers: [
     TranscodePipeline,

@@ -13,7 +13,8 @@ import { JobAbort } from '../worker/job-abort';
 import { DEFAULT_PIPELINE_SETTINGS, JobContext } from './job-context';
 import { TranscodePipeline } from './transcode-pipeline';
 
-const fixture = (name: string): FfprobeOutput => JSON.parse(readFileSync(join(__dirname, '../media/fixtures', `${name}.ffprobe.json`), 'utf8')) as FfprobeOutput;
+const fixture = (name: string): FfprobeOutput =>
+  JSON.parse(readFileSync(join(__dirname, '../media/fixtures', `${name}.ffprobe.json`), 'utf8')) as FfprobeOutput;
 const ASSET = 'asset-1';
 const hls = (path: string) => `assets/${ASSET}/hls/${path}`;
 
@@ -232,8 +233,19 @@ describe('TranscodePipeline', () => {
     ['an unreachable URL', { url: 'http://127.0.0.1:1/a.mp4' }, () => undefined, 'Unable to download input file: connection refused'],
     ['an HTTP error', { url: 'MISSING' }, () => undefined, 'Unable to download input file: HTTP 404'],
     ['a file ffprobe cannot read', {}, (r: FakeMediaRunner) => (r.unreadable = true), 'The input file could not be read as media.'],
-    ['a still image', {}, (r: FakeMediaRunner) => (r.probe = { format: { format_name: 'png_pipe' }, streams: [{ index: 0, codec_type: 'video', codec_name: 'png', width: 64, height: 64 }] }), 'The input file could not be read as media.'],
-    ['a file without tracks', {}, (r: FakeMediaRunner) => (r.probe = { format: { format_name: 'mp3', duration: '1' }, streams: [] }), 'The input file has no video or audio track.'],
+    [
+      'a still image',
+      {},
+      (r: FakeMediaRunner) =>
+        (r.probe = { format: { format_name: 'png_pipe' }, streams: [{ index: 0, codec_type: 'video', codec_name: 'png', width: 64, height: 64 }] }),
+      'The input file could not be read as media.',
+    ],
+    [
+      'a file without tracks',
+      {},
+      (r: FakeMediaRunner) => (r.probe = { format: { format_name: 'mp3', duration: '1' }, streams: [] }),
+      'The input file has no video or audio track.',
+    ],
     ['no input URL', { url: '' }, () => undefined, 'The asset has no input URL.'],
   ])('marks the asset errored (invalid_input) for %s', async (_name, input, arrange, message) => {
     arrange(runner);

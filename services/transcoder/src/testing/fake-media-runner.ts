@@ -34,7 +34,9 @@ export class FakeMediaRunner {
     const segment = args[args.length - 1];
     const audioOnly = segment.includes('/audio/');
     const streams = [
-      ...(audioOnly ? [] : [{ index: 0, codec_type: 'video', codec_name: 'h264', profile: 'High', level: 30, width: 640, height: 360, avg_frame_rate: '30/1' }]),
+      ...(audioOnly
+        ? []
+        : [{ index: 0, codec_type: 'video', codec_name: 'h264', profile: 'High', level: 30, width: 640, height: 360, avg_frame_rate: '30/1' }]),
       { index: 1, codec_type: 'audio', codec_name: 'aac', profile: 'LC', avg_frame_rate: '0/0' },
     ];
     return { streams } as T;
@@ -51,7 +53,10 @@ export class FakeMediaRunner {
     this.ffmpegRuns.push(args);
     if (this.hold) {
       const signal = options.signal;
-      await Promise.race([this.hold, new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new MediaAbortedError('ffmpeg', signal.reason))))]);
+      await Promise.race([
+        this.hold,
+        new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new MediaAbortedError('ffmpeg', signal.reason)))),
+      ]);
     }
     if (this.failFfmpegWhen && args.some((a) => a.includes(this.failFfmpegWhen!))) {
       throw new MediaProcessError('ffmpeg', 1, null, 'Conversion failed!');
@@ -64,7 +69,10 @@ export class FakeMediaRunner {
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, 'segment_000.ts'), Buffer.alloc(50_000, i));
       writeFileSync(join(folder, 'segment_001.ts'), Buffer.alloc(20_000, i));
-      writeFileSync(join(folder, 'index.m3u8'), '#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:4.000000,\nsegment_000.ts\n#EXTINF:2.000000,\nsegment_001.ts\n#EXT-X-ENDLIST\n');
+      writeFileSync(
+        join(folder, 'index.m3u8'),
+        '#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:4.000000,\nsegment_000.ts\n#EXTINF:2.000000,\nsegment_001.ts\n#EXT-X-ENDLIST\n',
+      );
     });
     options.onProgress?.({ outTimeSeconds: options.durationSeconds ?? 0, fraction: 1, done: true });
   }

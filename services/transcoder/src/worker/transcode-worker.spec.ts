@@ -142,9 +142,7 @@ describe('TranscodeWorker', () => {
     pipeline.fail('a1', new Error('ffmpeg exited with status 1 (3)'));
     await eventually(() => expect(row('j1').status).toBe('errored'));
     expect(row('j1')).toMatchObject({ attempts: 3, error: 'ffmpeg exited with status 1 (3)' });
-    expect(assets.errored).toEqual([
-      { assetId: 'a1', errors: { type: 'unknown', messages: ['The input file could not be processed after 3 attempts.'] } },
-    ]);
+    expect(assets.errored).toEqual([{ assetId: 'a1', errors: { type: 'unknown', messages: ['The input file could not be processed after 3 attempts.'] } }]);
   });
 
   it('does not count an attempt that failed to reach the assets service', async () => {

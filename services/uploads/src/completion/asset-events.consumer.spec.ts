@@ -11,7 +11,9 @@ describe('AssetEventsConsumer (group uploads)', () => {
   beforeEach(() => assetErrored.mockClear());
 
   it('errors the upload of an errored asset with the asset’s error type and messages', async () => {
-    await consumer.handle(event({ data: { upload_id: 'u1', errors: { type: 'invalid_input', messages: ['The input file could not be read as media.', 'More.'] } } }));
+    await consumer.handle(
+      event({ data: { upload_id: 'u1', errors: { type: 'invalid_input', messages: ['The input file could not be read as media.', 'More.'] } } }),
+    );
     expect(assetErrored).toHaveBeenCalledWith('u1', 'a1', { type: 'invalid_input', message: 'The input file could not be read as media. More.' });
   });
 

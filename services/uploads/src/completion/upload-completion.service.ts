@@ -40,9 +40,16 @@ export class UploadCompletion {
       return await this.transition(upload.id, 'waiting', { status: 'asset_created', assetId: asset.id }, UPLOAD_EVENTS.assetCreated);
     } catch (err) {
       if (err instanceof DomainError) {
-        return this.transition(upload.id, 'waiting', { status: 'errored', error: { type: ASSET_CREATION_FAILED, message: err.messages.join('; ') } }, UPLOAD_EVENTS.errored);
+        return this.transition(
+          upload.id,
+          'waiting',
+          { status: 'errored', error: { type: ASSET_CREATION_FAILED, message: err.messages.join('; ') } },
+          UPLOAD_EVENTS.errored,
+        );
       }
-      this.logger.warn(`upload ${upload.id}: the file is in, creating its asset failed (retried by the sweeper): ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.warn(
+        `upload ${upload.id}: the file is in, creating its asset failed (retried by the sweeper): ${err instanceof Error ? err.message : String(err)}`,
+      );
       return upload;
     }
   }

@@ -94,7 +94,10 @@ export class ChunkReceiver implements OnApplicationBootstrap {
       if (now) this.refuseEnded(now);
       const done = now ? this.finished(now, range) : undefined;
       if (done) return done;
-      throw UploadHostError.busy('Another request is writing this upload; send this one again when it is done', this.secondsUntilLapse(now?.claimUntil ?? null));
+      throw UploadHostError.busy(
+        'Another request is writing this upload; send this one again when it is done',
+        this.secondsUntilLapse(now?.claimUntil ?? null),
+      );
     }
     return this.write(claimed, token, range, request);
   }
@@ -109,7 +112,10 @@ export class ChunkReceiver implements OnApplicationBootstrap {
       if (range.kind === 'chunk') {
         const held = base?.size ?? 0;
         if (range.start > held) {
-          throw UploadHostError.conflict(`This chunk starts at byte ${range.start}, but the upload holds ${held} bytes: send from byte ${held}`, rangeHeaders(held));
+          throw UploadHostError.conflict(
+            `This chunk starts at byte ${range.start}, but the upload holds ${held} bytes: send from byte ${held}`,
+            rangeHeaders(held),
+          );
         }
         start = range.start;
         expected = range.end - range.start + 1;

@@ -6,10 +6,7 @@
  *   - `bytes * /1048576` (no space): a status query, no body
  *   - no header: the whole file in one request
  */
-export type PutRange =
-  | { kind: 'whole' }
-  | { kind: 'chunk'; start: number; end: number; total?: number }
-  | { kind: 'query'; total?: number };
+export type PutRange = { kind: 'whole' } | { kind: 'chunk'; start: number; end: number; total?: number } | { kind: 'query'; total?: number };
 
 export class ContentRangeError extends Error {}
 

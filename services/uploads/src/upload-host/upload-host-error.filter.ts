@@ -26,6 +26,9 @@ export class UploadHostErrorFilter implements ExceptionFilter {
     } else {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     }
-    res.status(status).set('cache-control', 'no-store').json({ error: { type, messages: [message] } });
+    res
+      .status(status)
+      .set('cache-control', 'no-store')
+      .json({ error: { type, messages: [message] } });
   }
 }

@@ -49,13 +49,18 @@ export class UploadHostController {
       return;
     }
     const done = outcome.upload;
-    res.status(200).json({ data: { id: done.id, status: done.status, ...(done.status === 'asset_created' && done.assetId ? { asset_id: done.assetId } : {}) } });
+    res
+      .status(200)
+      .json({ data: { id: done.id, status: done.status, ...(done.status === 'asset_created' && done.assetId ? { asset_id: done.assetId } : {}) } });
   }
 
   @Options('upload/:id')
   async preflight(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const upload = UPLOAD_ID.test(id) ? await this.uploads.findById(id) : null;
-    res.status(204).set(preflightHeaders(upload?.corsOrigin ?? null, req.get('origin'), req.get('access-control-request-headers'))).end();
+    res
+      .status(204)
+      .set(preflightHeaders(upload?.corsOrigin ?? null, req.get('origin'), req.get('access-control-request-headers')))
+      .end();
   }
 
   @All('{*path}')

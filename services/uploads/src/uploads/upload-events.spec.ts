@@ -48,7 +48,12 @@ describe('upload events', () => {
 
   it('echo new_asset_settings with the policies as playback_policies and no stored-file key', () => {
     expect(
-      newAssetSettingsBody({ input: [{ object_key: 'uploads/u1/source' }], playback_policy: ['public', 'signed'], passthrough: 'p', max_resolution_tier: '2160p' }),
+      newAssetSettingsBody({
+        input: [{ object_key: 'uploads/u1/source' }],
+        playback_policy: ['public', 'signed'],
+        passthrough: 'p',
+        max_resolution_tier: '2160p',
+      }),
     ).toEqual({ input: [{}], playback_policies: ['public', 'signed'], passthrough: 'p', max_resolution_tier: '2160p' });
     expect(newAssetSettingsBody({ input: [], playback_policy: [] })).toEqual({});
   });

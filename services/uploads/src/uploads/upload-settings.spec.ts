@@ -7,7 +7,9 @@ describe('upload settings', () => {
     expect(validTimeout(60)).toBe(60);
     expect(validTimeout(604_800)).toBe(604_800);
     for (const bad of [59, 604_801, 60.5, -1]) {
-      expect(() => validTimeout(bad)).toThrow(expect.objectContaining({ code: ErrorCode.INVALID_PARAMETERS, messages: ['timeout: must be an integer from 60 to 604800 (seconds)'] }));
+      expect(() => validTimeout(bad)).toThrow(
+        expect.objectContaining({ code: ErrorCode.INVALID_PARAMETERS, messages: ['timeout: must be an integer from 60 to 604800 (seconds)'] }),
+      );
     }
   });
 

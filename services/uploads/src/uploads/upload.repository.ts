@@ -73,7 +73,10 @@ export class UploadRepository {
 
   /** Newest first, ties broken by id so pages never overlap. */
   async list(limit: number, offset: number): Promise<UploadEntity[]> {
-    const rows = (await this.dataSource.query(`SELECT * FROM ${TABLE} ORDER BY "created_at" DESC, "id" DESC LIMIT $1 OFFSET $2`, [limit, offset])) as UploadRow[];
+    const rows = (await this.dataSource.query(`SELECT * FROM ${TABLE} ORDER BY "created_at" DESC, "id" DESC LIMIT $1 OFFSET $2`, [
+      limit,
+      offset,
+    ])) as UploadRow[];
     return rows.map(fromRow);
   }
 
@@ -129,10 +132,10 @@ export class UploadRepository {
 
   /** Uploads whose bytes are all in but whose asset was not created (a crash, the assets service down). */
   async findUnfinishedCompletionIds(completedBefore: Date, limit: number): Promise<string[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT "id" FROM ${TABLE} WHERE "status" = 'waiting' AND "completed_at" < $1 ORDER BY "completed_at" LIMIT $2`,
-      [completedBefore, limit],
-    )) as Array<{ id: string }>;
+    const rows = (await this.dataSource.query(`SELECT "id" FROM ${TABLE} WHERE "status" = 'waiting' AND "completed_at" < $1 ORDER BY "completed_at" LIMIT $2`, [
+      completedBefore,
+      limit,
+    ])) as Array<{ id: string }>;
     return rows.map((r) => r.id);
   }
 }

@@ -110,7 +110,11 @@ export class UploadsService {
     try {
       await this.assets.checkSettings(assetRequest(id, settings, test));
     } catch (err) {
-      if (err instanceof DomainError) throw new DomainError(err.code, err.messages.map((m) => `new_asset_settings.${m}`));
+      if (err instanceof DomainError)
+        throw new DomainError(
+          err.code,
+          err.messages.map((m) => `new_asset_settings.${m}`),
+        );
       throw err;
     }
   }

@@ -7,8 +7,20 @@ import { DeliveryRepository } from './delivery.repository';
 async function setup() {
   const store = new InMemoryDeliveries();
   const service = new DeliveriesService(store as unknown as DeliveryRepository);
-  for (const [eventId, objectId] of [['e1', 'A'], ['e2', 'B'], ['e3', 'A']]) {
-    await store.record({ id: `d-${eventId}`, eventId, eventType: 'video.asset.updated', objectType: 'asset', objectId, url: 'https://hooks.example/in', body: {} });
+  for (const [eventId, objectId] of [
+    ['e1', 'A'],
+    ['e2', 'B'],
+    ['e3', 'A'],
+  ]) {
+    await store.record({
+      id: `d-${eventId}`,
+      eventId,
+      eventType: 'video.asset.updated',
+      objectType: 'asset',
+      objectId,
+      url: 'https://hooks.example/in',
+      body: {},
+    });
   }
   return { store, service };
 }
@@ -20,8 +32,30 @@ describe('DeliveriesService', () => {
     row.createdAt = new Date(1_700_000_000_500);
     row.nextAttemptAt = new Date(1_700_000_060_900);
     store.attempts.push(
-      { id: 'at-2', deliveryId: 'd-e1', number: 2, attemptedAt: new Date(1_700_000_030_000), address: row.url, responseStatusCode: 0, responseHeaders: null, responseBody: null, error: 'timed out after 5000 ms', durationMs: 5003 },
-      { id: 'at-1', deliveryId: 'd-e1', number: 1, attemptedAt: new Date(1_700_000_001_000), address: row.url, responseStatusCode: 500, responseHeaders: {}, responseBody: 'no', error: null, durationMs: 20 },
+      {
+        id: 'at-2',
+        deliveryId: 'd-e1',
+        number: 2,
+        attemptedAt: new Date(1_700_000_030_000),
+        address: row.url,
+        responseStatusCode: 0,
+        responseHeaders: null,
+        responseBody: null,
+        error: 'timed out after 5000 ms',
+        durationMs: 5003,
+      },
+      {
+        id: 'at-1',
+        deliveryId: 'd-e1',
+        number: 1,
+        attemptedAt: new Date(1_700_000_001_000),
+        address: row.url,
+        responseStatusCode: 500,
+        responseHeaders: {},
+        responseBody: 'no',
+        error: null,
+        durationMs: 20,
+      },
     );
     row.attemptCount = 2;
 

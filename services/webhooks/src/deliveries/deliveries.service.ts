@@ -27,6 +27,13 @@ export class DeliveriesService {
     const objectId = request.object_id ? request.object_id : undefined;
     const deliveries = await this.deliveries.list(limit, (page - 1) * limit, objectId);
     const attempts = await this.deliveries.attemptsOf(deliveries.map((d) => d.id));
-    return { items: deliveries.map((d) => toDeliveryMessage(d, attempts.filter((a) => a.deliveryId === d.id))) };
+    return {
+      items: deliveries.map((d) =>
+        toDeliveryMessage(
+          d,
+          attempts.filter((a) => a.deliveryId === d.id),
+        ),
+      ),
+    };
   }
 }

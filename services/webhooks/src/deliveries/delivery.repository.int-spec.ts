@@ -46,7 +46,9 @@ describe.each(servers)('DeliveryRepository on %s', (_name, createDatabase) => {
     for (const objectId of objectIds) {
       const eventId = randomUUID();
       const body = { type: 'video.asset.updated', id: eventId, object: { type: 'asset', id: objectId }, data: { passthrough: 'ü' }, attempts: [] };
-      expect(await deliveries.record({ id: newId(), eventId, eventType: body.type, objectType: 'asset', objectId, url: 'http://receiver.test/hooks', body })).toBe(true);
+      expect(
+        await deliveries.record({ id: newId(), eventId, eventType: body.type, objectType: 'asset', objectId, url: 'http://receiver.test/hooks', body }),
+      ).toBe(true);
       eventIds.push(eventId);
     }
     return eventIds;
@@ -88,7 +90,9 @@ describe.each(servers)('DeliveryRepository on %s', (_name, createDatabase) => {
       `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'webhooks' ORDER BY "table_name"`,
     )) as Array<{ table_name: string }>;
     expect(tables.map((t) => t.table_name)).toEqual(['deliveries', 'delivery_attempts', 'environment', 'migrations']);
-    const columns = (await dataSource.query(`SELECT "column_name" FROM information_schema.columns WHERE "table_schema" = 'webhooks' AND "table_name" = 'deliveries'`)) as Array<{ column_name: string }>;
+    const columns = (await dataSource.query(
+      `SELECT "column_name" FROM information_schema.columns WHERE "table_schema" = 'webhooks' AND "table_name" = 'deliveries'`,
+    )) as Array<{ column_name: string }>;
     expect(columns.map((c) => c.column_name)).toContain('occurred_at');
   });
 
@@ -179,7 +183,12 @@ describe.each(servers)('DeliveryRepository on %s', (_name, createDatabase) => {
       const seen: string[] = [];
       for (let round = 0; round < 20 && seen.length < objects.length; round++) {
         const batches = await Promise.all([deliveries, other, deliveries, other].map((repo) => repo.claimDue(4, 60_000, newId())));
-        seen.push(...batches.flat().filter((c) => objects.includes(c.objectId)).map((c) => c.eventId));
+        seen.push(
+          ...batches
+            .flat()
+            .filter((c) => objects.includes(c.objectId))
+            .map((c) => c.eventId),
+        );
       }
       expect(seen.length).toBe(new Set(seen).size);
       expect([...seen].sort()).toEqual([...eventIds].sort());

@@ -36,7 +36,13 @@ class FakePoster implements Poster {
         at: Date.now(),
         settle: (statusCode) => {
           this.inFlight--;
-          resolve({ statusCode, headers: statusCode ? { 'x-n': String(this.calls.length) } : null, body: statusCode ? `reply ${statusCode}` : null, error: statusCode ? null : 'connect ECONNREFUSED', durationMs: 3 });
+          resolve({
+            statusCode,
+            headers: statusCode ? { 'x-n': String(this.calls.length) } : null,
+            body: statusCode ? `reply ${statusCode}` : null,
+            error: statusCode ? null : 'connect ECONNREFUSED',
+            durationMs: 3,
+          });
         },
       };
       this.calls.push(call);
@@ -51,10 +57,28 @@ class FakePoster implements Poster {
 
 function setup(poster: FakePoster, over: Partial<DispatcherSettings> = {}) {
   const store = new InMemoryDeliveries();
-  const settings: DispatcherSettings = { secret: SECRET, maxAttempts: 5, retryBaseMs: 30, retryMaxMs: 1000, concurrency: 4, pollMs: 10, leaseMs: 60_000, orderHoldMs: 0, ...over };
+  const settings: DispatcherSettings = {
+    secret: SECRET,
+    maxAttempts: 5,
+    retryBaseMs: 30,
+    retryMaxMs: 1000,
+    concurrency: 4,
+    pollMs: 10,
+    leaseMs: 60_000,
+    orderHoldMs: 0,
+    ...over,
+  };
   const dispatcher = new DeliveryDispatcher(store, poster, settings, () => 0);
   const add = async (eventId: string, objectId: string) => {
-    const body = { type: 'video.asset.updated', id: eventId, created_at: '2024-01-01T00:00:00.000Z', object: { type: 'asset', id: objectId }, data: { id: objectId }, environment: { name: 'Production', id: 'env' }, attempts: [] };
+    const body = {
+      type: 'video.asset.updated',
+      id: eventId,
+      created_at: '2024-01-01T00:00:00.000Z',
+      object: { type: 'asset', id: objectId },
+      data: { id: objectId },
+      environment: { name: 'Production', id: 'env' },
+      attempts: [],
+    };
     await store.record({ id: newId(), eventId, eventType: body.type, objectType: 'asset', objectId, url: URL, body });
   };
   return { store, dispatcher, add };
@@ -117,13 +141,25 @@ describe('DeliveryDispatcher', () => {
     expect(poster.of('a2')[0].at).toBeGreaterThanOrEqual(calls[2].at);
 
     for (const call of [...calls, ...poster.of('a2')]) {
-      expect(call.headers).toEqual({ 'content-type': 'application/json', 'user-agent': USER_AGENT, 'mux-signature': expect.stringMatching(/^t=\d+,v1=[0-9a-f]{64}$/) });
+      expect(call.headers).toEqual({
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'mux-signature': expect.stringMatching(/^t=\d+,v1=[0-9a-f]{64}$/),
+      });
       await expect(mux.webhooks.unwrap(call.body, call.headers)).resolves.toMatchObject({ id: call.eventId });
     }
     const listed = calls.map((c) => (JSON.parse(c.body) as { attempts: Array<Record<string, unknown>> }).attempts);
     expect(listed[0]).toEqual([]);
     expect(listed[1]).toEqual([
-      { id: attempts[0].id, address: URL, created_at: attempts[0].attemptedAt.toISOString(), max_attempts: 5, response_status_code: 503, response_headers: { 'x-n': '1' }, response_body: 'reply 503' },
+      {
+        id: attempts[0].id,
+        address: URL,
+        created_at: attempts[0].attemptedAt.toISOString(),
+        max_attempts: 5,
+        response_status_code: 503,
+        response_headers: { 'x-n': '1' },
+        response_body: 'reply 503',
+      },
     ]);
     expect(listed[2].map((a) => [a.id, a.response_status_code])).toEqual([
       [attempts[0].id, 503],

@@ -56,7 +56,17 @@ describe('serializeWebhookBody', () => {
   it('lists the attempts made before this POST as Mux does, keeping the field order of the body', () => {
     const body = renderWebhookBody(event, environment) as unknown as Record<string, unknown>;
     const first = toWebhookAttempt(attempt(), 12);
-    const second = toWebhookAttempt(attempt({ id: 'b0d5e2c8-0000-4000-8000-000000000002', number: 2, responseStatusCode: 0, responseHeaders: null, responseBody: null, error: 'connect ECONNREFUSED' }), 12);
+    const second = toWebhookAttempt(
+      attempt({
+        id: 'b0d5e2c8-0000-4000-8000-000000000002',
+        number: 2,
+        responseStatusCode: 0,
+        responseHeaders: null,
+        responseBody: null,
+        error: 'connect ECONNREFUSED',
+      }),
+      12,
+    );
     const raw = serializeWebhookBody(body, [first, second]);
 
     const parsed = JSON.parse(raw) as Record<string, unknown>;

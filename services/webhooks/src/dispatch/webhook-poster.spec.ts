@@ -48,7 +48,12 @@ describe('WebhookPoster', () => {
         {
           method: 'POST',
           url: '/hooks?x=1',
-          headers: expect.objectContaining({ 'content-type': 'application/json', 'mux-signature': 't=1,v1=ab', 'user-agent': 'test-agent', 'content-length': '10' }),
+          headers: expect.objectContaining({
+            'content-type': 'application/json',
+            'mux-signature': 't=1,v1=ab',
+            'user-agent': 'test-agent',
+            'content-length': '10',
+          }),
           body: '{"a":"ü"}',
         },
       ]);

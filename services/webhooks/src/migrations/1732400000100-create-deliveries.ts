@@ -15,9 +15,7 @@ export class CreateDeliveries1732400000100 implements MigrationInterface {
         "id" text NOT NULL,
         "name" text NOT NULL
       )`);
-    await q.query(`INSERT INTO "webhooks"."environment" ("id", "name") VALUES ($1, 'Production') ON CONFLICT DO NOTHING`, [
-      newId(6).toLowerCase(),
-    ]);
+    await q.query(`INSERT INTO "webhooks"."environment" ("id", "name") VALUES ($1, 'Production') ON CONFLICT DO NOTHING`, [newId(6).toLowerCase()]);
     await q.query(`
       CREATE TABLE IF NOT EXISTS "webhooks"."deliveries" (
         "id" text PRIMARY KEY,

@@ -44,7 +44,11 @@ export class InMemoryDeliveries implements Store {
     return due.map((r) => ({ id: r.id, eventId: r.eventId, objectId: r.objectId, url: r.url, body: r.body, attemptCount: r.attemptCount, claimToken }));
   }
 
-  async recordAttempt(d: Pick<ClaimedDelivery, 'id' | 'claimToken'>, attempt: Omit<DeliveryAttemptEntity, 'deliveryId'>, next: DeliveryTransition): Promise<boolean> {
+  async recordAttempt(
+    d: Pick<ClaimedDelivery, 'id' | 'claimToken'>,
+    attempt: Omit<DeliveryAttemptEntity, 'deliveryId'>,
+    next: DeliveryTransition,
+  ): Promise<boolean> {
     const row = this.rows.find((r) => r.id === d.id && r.claimToken === d.claimToken && r.attemptCount === attempt.number - 1);
     if (!row) return false;
     row.attemptCount = attempt.number;
@@ -58,7 +62,9 @@ export class InMemoryDeliveries implements Store {
   }
 
   async attemptsOf(ids: string[]): Promise<DeliveryAttemptEntity[]> {
-    return this.attempts.filter((a) => ids.includes(a.deliveryId)).sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : a.number - b.number));
+    return this.attempts
+      .filter((a) => ids.includes(a.deliveryId))
+      .sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : a.number - b.number));
   }
 
   async findByIdOrEventId(id: string): Promise<DeliveryEntity | null> {

@@ -42,7 +42,10 @@ describe('twoLines', () => {
 
 describe('webVtt', () => {
   it('writes cues with WebVTT times, and the HLS timestamp map when given', () => {
-    const cues = [{ start: 1.5, end: 3.25, text: 'hello world' }, { start: 3725.001, end: 3726, text: 'later' }];
+    const cues = [
+      { start: 1.5, end: 3.25, text: 'hello world' },
+      { start: 3725.001, end: 3726, text: 'later' },
+    ];
     expect(webVtt(cues)).toBe('WEBVTT\n\n00:00:01.500 --> 00:00:03.250\nhello world\n\n01:02:05.001 --> 01:02:06.000\nlater\n');
     expect(webVtt([], 126000)).toBe('WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000\n');
     expect(vttTime(0)).toBe('00:00:00.000');
@@ -50,7 +53,11 @@ describe('webVtt', () => {
 });
 
 describe('cuesWithin and shiftCues', () => {
-  const cues = [{ start: 0, end: 2, text: 'a' }, { start: 3.5, end: 4.5, text: 'b' }, { start: 6, end: 7, text: 'c' }];
+  const cues = [
+    { start: 0, end: 2, text: 'a' },
+    { start: 3.5, end: 4.5, text: 'b' },
+    { start: 6, end: 7, text: 'c' },
+  ];
 
   it('takes the cues shown during a time range, a cue across its edge included', () => {
     expect(cuesWithin(cues, 2, 4).map((c) => c.text)).toEqual(['b']);

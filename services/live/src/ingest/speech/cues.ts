@@ -56,7 +56,9 @@ export function twoLines(words: readonly string[]): string {
 
 /** Whether the words fit a cue's two lines. */
 function fits(words: readonly string[]): boolean {
-  return twoLines(words).split('\n').every((l) => l.length <= CUE_LINE_CHARS);
+  return twoLines(words)
+    .split('\n')
+    .every((l) => l.length <= CUE_LINE_CHARS);
 }
 
 /** `HH:MM:SS.mmm`, as WebVTT writes times. */

@@ -14,7 +14,11 @@ const SPEECH = 'Hello world. The weather is nice today. One two three four five 
 /** Words PocketSphinx's en-us model hears in espeak-ng's en-us voice saying SPEECH (it misses some of the others). */
 const HEARD = ['weather', 'three', 'four', 'five', 'six', 'morning', 'show'];
 const heardIn = (text: string) => HEARD.filter((w) => new RegExp(`\\b${w}\\b`).test(text));
-const cueText = (vtt: string) => vtt.split('\n').filter((l) => l !== '' && !l.includes('-->') && !l.startsWith('WEBVTT') && !l.startsWith('X-TIMESTAMP-MAP')).join(' ');
+const cueText = (vtt: string) =>
+  vtt
+    .split('\n')
+    .filter((l) => l !== '' && !l.includes('-->') && !l.startsWith('WEBVTT') && !l.startsWith('X-TIMESTAMP-MAP'))
+    .join(' ');
 
 interface Segment {
   name: string;
@@ -48,10 +52,40 @@ describe('LiveCaptions (PocketSphinx, ffmpeg)', () => {
     const media = join(dir, 'media');
     execFileSync('mkdir', ['-p', media]);
     execFileSync(ffmpegPath, [
-      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-i', join(dir, 'speech.wav'),
-      '-filter_complex', '[1:a]apad=pad_dur=2[a]', '-map', '0:v', '-map', '[a]', '-shortest',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '50', '-c:a', 'aac', '-ar', '48000',
-      '-f', 'hls', '-hls_time', '2', '-hls_list_size', '0', '-hls_segment_filename', join(media, 's1_%05d.ts'), join(media, 'index.m3u8'),
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=25',
+      '-i',
+      join(dir, 'speech.wav'),
+      '-filter_complex',
+      '[1:a]apad=pad_dur=2[a]',
+      '-map',
+      '0:v',
+      '-map',
+      '[a]',
+      '-shortest',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '50',
+      '-c:a',
+      'aac',
+      '-ar',
+      '48000',
+      '-f',
+      'hls',
+      '-hls_time',
+      '2',
+      '-hls_list_size',
+      '0',
+      '-hls_segment_filename',
+      join(media, 's1_%05d.ts'),
+      join(media, 'index.m3u8'),
     ]);
     const playlist = parseMediaPlaylist(readFileSync(join(media, 'index.m3u8'), 'utf8'));
     segments = playlist.segments.map((name, i) => ({ name, file: join(media, name), duration: playlist.durations[i] }));
@@ -92,7 +126,9 @@ describe('LiveCaptions (PocketSphinx, ffmpeg)', () => {
     const live = captions('spans');
     const slate = segments.slice(0, 2);
     const add = (list: Segment[], span: number, content: boolean) =>
-      list.forEach((s, i) => live.segmentStored({ ...s, name: `${span}_${s.name}`, span, content, discontinuity: span > 0 && i === 0, spanStartTime: startTime }));
+      list.forEach((s, i) =>
+        live.segmentStored({ ...s, name: `${span}_${s.name}`, span, content, discontinuity: span > 0 && i === 0, spanStartTime: startTime }),
+      );
     add(segments, 0, true);
     add(slate, 1, false);
     add(segments, 2, true);

@@ -146,7 +146,8 @@ export class LiveCaptions {
     const recognizer = new SpeechRecognizer(this.tools.pythonPath, 0, { onUtterance: (u) => cues.push(...cuesFromUtterance(u)), onSettled: () => undefined });
     this.finalPass = recognizer;
     try {
-      for (const e of this.entries) await recognizer.write(e.content ? await segmentPcm(this.tools.ffmpegPath, e.file, e.duration) : fitPcm(Buffer.alloc(0), e.duration));
+      for (const e of this.entries)
+        await recognizer.write(e.content ? await segmentPcm(this.tools.ffmpegPath, e.file, e.duration) : fitPcm(Buffer.alloc(0), e.duration));
       await recognizer.end();
     } finally {
       recognizer.kill();
@@ -203,7 +204,10 @@ export class LiveCaptions {
 
   private async putPlaylists(ended: boolean): Promise<void> {
     const listed = this.entries.slice(0, this.written);
-    await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${SUBTITLES_WINDOW_VARIANT}/index.m3u8`), windowPlaylist(listed, ended, this.latencyMode, SUBTITLES_VARIANT));
+    await this.tools.store.putBuffer(
+      assetKeys.hls(this.assetId, `${SUBTITLES_WINDOW_VARIANT}/index.m3u8`),
+      windowPlaylist(listed, ended, this.latencyMode, SUBTITLES_VARIANT),
+    );
     await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${SUBTITLES_VARIANT}/index.m3u8`), recordingPlaylist(listed, ended, this.latencyMode));
   }
 

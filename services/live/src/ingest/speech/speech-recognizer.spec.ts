@@ -3,7 +3,14 @@ import { fitPcm, parseRecognizerLine, pcmArgs, PCM_BYTES_PER_SECOND } from './sp
 describe('parseRecognizerLine', () => {
   it('reads recognize.py’s messages', () => {
     expect(parseRecognizerLine('{"utterance": {"start": 0.5, "end": 1.2, "words": [["hello", 0.5, 0.8], ["world", 0.8, 1.2]]}}')).toEqual({
-      utterance: { start: 0.5, end: 1.2, words: [{ text: 'hello', start: 0.5, end: 0.8 }, { text: 'world', start: 0.8, end: 1.2 }] },
+      utterance: {
+        start: 0.5,
+        end: 1.2,
+        words: [
+          { text: 'hello', start: 0.5, end: 0.8 },
+          { text: 'world', start: 0.8, end: 1.2 },
+        ],
+      },
     });
     expect(parseRecognizerLine('{"settled": 4.02}')).toEqual({ settled: 4.02 });
     expect(parseRecognizerLine('{"done": 9.0}')).toEqual({ done: 9 });
@@ -29,6 +36,23 @@ describe('fitPcm', () => {
 
 describe('pcmArgs', () => {
   it('decodes the first audio stream to 16 kHz mono s16le on stdout', () => {
-    expect(pcmArgs('/tmp/s1_00000.ts')).toEqual(['-v', 'error', '-i', '/tmp/s1_00000.ts', '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1']);
+    expect(pcmArgs('/tmp/s1_00000.ts')).toEqual([
+      '-v',
+      'error',
+      '-i',
+      '/tmp/s1_00000.ts',
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      's16le',
+      'pipe:1',
+    ]);
   });
 });

@@ -53,7 +53,11 @@ export class SpeechRecognizer {
   private stderr = '';
   private heard?: number;
 
-  constructor(pythonPath: string, maxUtterance: number, private readonly handlers: RecognizerHandlers) {
+  constructor(
+    pythonPath: string,
+    maxUtterance: number,
+    private readonly handlers: RecognizerHandlers,
+  ) {
     this.child = spawn(pythonPath, ['-u', RECOGNIZE_SCRIPT, '--max-utterance', String(maxUtterance)], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdin!.on('error', () => undefined); // a recognizer that died is reported by end()
     this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2000)));
@@ -71,21 +75,23 @@ export class SpeechRecognizer {
   async write(pcm: Buffer): Promise<void> {
     const stdin = this.child.stdin!;
     if (stdin.destroyed || !stdin.writable) return;
-    if (!stdin.write(pcm)) await new Promise<void>((resolve) => {
-      const done = () => {
-        stdin.off('drain', done);
-        stdin.off('close', done);
-        resolve();
-      };
-      stdin.once('drain', done).once('close', done);
-    });
+    if (!stdin.write(pcm))
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off('drain', done);
+          stdin.off('close', done);
+          resolve();
+        };
+        stdin.once('drain', done).once('close', done);
+      });
   }
 
   /** The audio is over: the last utterances come out. Resolves the seconds heard; rejects when the recognizer failed. */
   async end(): Promise<number> {
     this.child.stdin!.end();
     const code = await this.exited;
-    if (code !== 0 || this.heard === undefined) throw new Error(`speech recognizer failed (exit ${code}): ${this.stderr.trim().split('\n').slice(-3).join(' ')}`);
+    if (code !== 0 || this.heard === undefined)
+      throw new Error(`speech recognizer failed (exit ${code}): ${this.stderr.trim().split('\n').slice(-3).join(' ')}`);
     return this.heard;
   }
 

@@ -122,7 +122,14 @@ export class SrtFrontDoor {
       this.send(rejection(conclusion, 'reject' in admission ? admission.reject : 1400), from);
       return;
     }
-    const bridge: Bridge = { caller: from, callerSocket: callerSocketId(conclusion), socket: dgram.createSocket('udp4'), port: 0, lastHeard: Date.now(), closed: false };
+    const bridge: Bridge = {
+      caller: from,
+      callerSocket: callerSocketId(conclusion),
+      socket: dgram.createSocket('udp4'),
+      port: 0,
+      lastHeard: Date.now(),
+      closed: false,
+    };
     this.bridges.set(key, bridge);
     bridge.socket.on('message', (packet) => this.fromBridge(bridge, packet, conclusion));
     bridge.socket.on('error', () => this.close(bridge));

@@ -107,9 +107,19 @@ describe('streamKeyOfStreamId', () => {
 describe('bridgeArgs', () => {
   it('listens on loopback with the passphrase (URL-encoded), gives up after 5 s without a caller, republishes to RTMP', () => {
     expect(bridgeArgs(40000, 'a+b/c=', 'rtmp://127.0.0.1:1935/srt/t')).toEqual([
-      '-v', 'error', '-analyzeduration', '1000000',
-      '-i', 'srt://127.0.0.1:40000?mode=listener&passphrase=a%2Bb%2Fc%3D&listen_timeout=5000000',
-      '-map', '0', '-c', 'copy', '-f', 'flv', 'rtmp://127.0.0.1:1935/srt/t',
+      '-v',
+      'error',
+      '-analyzeduration',
+      '1000000',
+      '-i',
+      'srt://127.0.0.1:40000?mode=listener&passphrase=a%2Bb%2Fc%3D&listen_timeout=5000000',
+      '-map',
+      '0',
+      '-c',
+      'copy',
+      '-f',
+      'flv',
+      'rtmp://127.0.0.1:1935/srt/t',
     ]);
   });
 });
