@@ -4,6 +4,8 @@
 //   - latency percentiles and throughput of the first resources through the whole stack
 //   - media: create → ready time and ladder encoding speed (scripts/bench-media.js)
 //   - uploads, live latency and concurrency, generated live subtitles (bench-uploads, bench-live, bench-captions)
+//   - the API under open-loop load at fixed offered rates (bench-api, bench-load)
+// `npm run bench -- api` runs only the start figures and the open-loop API part.
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, execSync } = require('node:child_process');
@@ -16,6 +18,7 @@ const { benchMedia, prepareMediaSources } = require('./bench-media');
 const { benchUploads, prepareUploadSource } = require('./bench-uploads');
 const { benchLive, prepareLiveSource } = require('./bench-live');
 const { benchCaptions, prepareCaptionsSource } = require('./bench-captions');
+const { benchApi, prepareApiSource } = require('./bench-api');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -67,11 +70,14 @@ async function load(baseUrl, name, total, concurrency, request, expectedStatus =
 
 async function main() {
   execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
-  const media = process.argv.includes('--no-media') ? undefined : prepareMediaSources();
-  const uploads = !process.argv.includes('--no-uploads');
+  const apiOnly = process.argv.includes('api');
+  const skip = (part) => apiOnly || process.argv.includes(`--no-${part}`);
+  const apiSource = process.argv.includes('--no-api') ? undefined : prepareApiSource();
+  const media = skip('media') ? undefined : prepareMediaSources();
+  const uploads = !skip('uploads');
   if (uploads) prepareUploadSource();
-  const liveSource = process.argv.includes('--no-live') ? undefined : prepareLiveSource();
-  const speech = process.argv.includes('--no-live') || process.argv.includes('--no-captions') ? undefined : prepareCaptionsSource();
+  const liveSource = skip('live') ? undefined : prepareLiveSource();
+  const speech = skip('live') || skip('captions') ? undefined : prepareCaptionsSource();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const env = {
     ...process.env,
@@ -114,6 +120,13 @@ async function main() {
 
     const json = (method, url, body) =>
       fetch(`${baseUrl}${url}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    if (apiSource) await benchApi({ json, baseUrl, auth }, apiSource);
+    if (apiOnly) {
+      const after = memoryMiB(child.pid);
+      console.log(`\nresident memory after the API load  ${after.rss} MiB (peak ${after.peak} MiB)`);
+      return;
+    }
+    console.log('');
     await load(baseUrl, 'GET /healthz (no auth)', 500, 8, () => fetch(`${baseUrl}/healthz`));
     await load(baseUrl, 'POST playback-restrictions', 500, 8, (i) =>
       json('POST', '/video/v1/playback-restrictions', { referrer: { allowed_domains: [`s${i}.bench.test`] } }),

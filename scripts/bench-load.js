@@ -1,0 +1,108 @@
+// Open-loop load generator for `npm run bench`: requests leave at a fixed offered rate whatever the
+// responses do (a slow server does not slow the client down), and each latency is counted from the
+// moment its request was SCHEDULED, so queueing in the server or in the client shows in the figures
+// (no coordinated omission). Failures are counted by kind: a network error code (ECONNRESET…), an
+// unexpected HTTP status, or a request still unanswered after the timeout.
+'use strict';
+const http = require('node:http');
+
+/**
+ * @param {object} o
+ * @param {string} o.baseUrl        http://host:port
+ * @param {(i: number) => {method: string, path: string, headers?: object, body?: string}} o.request
+ * @param {number} o.rate           offered requests per second
+ * @param {number} o.seconds        measured duration
+ * @param {number} [o.warmupSeconds] sent at the same rate before, not measured
+ * @param {number[]} [o.expectedStatus]
+ * @param {number} [o.timeoutMs]
+ */
+async function openLoop(o) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, scheduling: 'lifo' });
+  try {
+    if (o.warmupSeconds) await run({ ...o, seconds: o.warmupSeconds }, agent, 0);
+    return await run(o, agent, 1_000_000);
+  } finally {
+    agent.destroy();
+  }
+}
+
+function run(o, agent, firstIndex) {
+  const { baseUrl, request, rate, seconds, expectedStatus = [200, 201], timeoutMs = 10_000 } = o;
+  const total = Math.round(rate * seconds);
+  const latencies = [];
+  const errors = {};
+  const fail = (kind) => (errors[kind] = (errors[kind] ?? 0) + 1);
+  const { hostname, port } = new URL(baseUrl);
+  let sent = 0;
+  let settled = 0;
+  let lastSettled = 0;
+  const start = performance.now() + 5;
+
+  return new Promise((resolve) => {
+    const settle = (scheduledAt, kind) => {
+      const now = performance.now();
+      if (kind) fail(kind);
+      else latencies.push(now - scheduledAt);
+      lastSettled = now;
+      if (++settled === total) finish();
+    };
+    const send = (i, scheduledAt) => {
+      const r = request(firstIndex + i);
+      let done = false;
+      const once = (kind) => {
+        if (done) return;
+        done = true;
+        settle(scheduledAt, kind);
+      };
+      const req = http.request({ host: hostname, port, method: r.method, path: r.path, headers: r.headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => once(expectedStatus.includes(res.statusCode) ? undefined : `HTTP ${res.statusCode}`));
+        res.on('error', (err) => once(err.code ?? err.message));
+      });
+      req.setTimeout(timeoutMs, () => {
+        once(`no answer in ${timeoutMs} ms`);
+        req.destroy();
+      });
+      req.on('error', (err) => once(err.code ?? err.message));
+      req.end(r.body);
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + (sent * 1000) / rate <= now) {
+        send(sent, start + (sent * 1000) / rate);
+        sent++;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + (sent * 1000) / rate - performance.now()));
+    };
+    const finish = () => {
+      latencies.sort((a, b) => a - b);
+      const pct = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : NaN);
+      resolve({
+        offered: rate,
+        total,
+        ok: latencies.length,
+        // responses per second over the whole run, from the first scheduled send to the last answer
+        achieved: settled / ((lastSettled - start) / 1000),
+        p50: pct(50),
+        p99: pct(99),
+        max: latencies.length ? latencies[latencies.length - 1] : NaN,
+        errors,
+      });
+    };
+    setTimeout(tick, 5);
+  });
+}
+
+/** One line per run: offered and achieved rate, p50/p99/max, and every failure by kind. */
+function formatRun(name, r) {
+  const ms = (v) => `${v.toFixed(1)} ms`.padStart(9);
+  const failures = Object.entries(r.errors)
+    .map(([kind, n]) => `${kind} ×${n}`)
+    .join(', ');
+  return (
+    `${name.padEnd(30)} offered ${String(r.offered).padStart(4)}/s  achieved ${r.achieved.toFixed(0).padStart(4)}/s  ` +
+    `p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  ${failures ? `FAILED ${failures}` : 'no errors (ECONNRESET 0)'}`
+  );
+}
+
+module.exports = { openLoop, formatRun };
