@@ -1,8 +1,10 @@
 // API under open-loop load for `npm run bench` (`npm run bench -- api` runs only this part):
 // GET /video/v1/assets/{id} of a ready asset and POST /video/v1/playback-restrictions, each at fixed
 // offered rates (scripts/bench-load.js), after a warm-up at the same rate. BENCH_API_SECONDS sets the
-// measured time per rate (default 15), BENCH_API_RATES the rates (default "300,500").
+// measured time per rate (default 15), BENCH_API_RATES the rates (default "300,500"), BENCH_API_SCENARIOS
+// which requests ("get,post", the default).
 'use strict';
+/* global performance */
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
@@ -31,7 +33,10 @@ async function readyAsset(json, file) {
   const server = http.createServer((_req, res) => res.end(fs.readFileSync(file)));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const created = await json('POST', '/video/v1/assets', { inputs: [{ url: `http://127.0.0.1:${server.address().port}/small.mp4` }], playback_policies: ['public'] });
+    const created = await json('POST', '/video/v1/assets', {
+      inputs: [{ url: `http://127.0.0.1:${server.address().port}/small.mp4` }],
+      playback_policies: ['public'],
+    });
     const { id } = (await created.json()).data;
     const deadline = performance.now() + 60_000;
     for (;;) {
@@ -45,14 +50,16 @@ async function readyAsset(json, file) {
   }
 }
 
-async function benchApi({ json, baseUrl, auth }, file) {
+async function benchApi({ json, baseUrl, auth, pid }, file) {
   const seconds = Number(process.env.BENCH_API_SECONDS ?? 15);
   const rates = (process.env.BENCH_API_RATES ?? '300,500').split(',').map(Number);
   const assetId = await readyAsset(json, file);
   const headers = { authorization: auth };
+  const wanted = (process.env.BENCH_API_SCENARIOS ?? 'get,post').split(',');
   const scenarios = [
-    { name: 'GET /video/v1/assets/{id}', request: () => ({ method: 'GET', path: `/video/v1/assets/${assetId}`, headers }), expectedStatus: [200] },
+    { key: 'get', name: 'GET /video/v1/assets/{id}', request: () => ({ method: 'GET', path: `/video/v1/assets/${assetId}`, headers }), expectedStatus: [200] },
     {
+      key: 'post',
       name: 'POST playback-restrictions',
       request: (i) => ({
         method: 'POST',
@@ -64,9 +71,9 @@ async function benchApi({ json, baseUrl, auth }, file) {
     },
   ];
   console.log(`\nAPI under open-loop load (fixed offered rate, ${seconds} s each after a 3 s warm-up; latency from the scheduled send)`);
-  for (const scenario of scenarios) {
+  for (const scenario of scenarios.filter((s) => wanted.includes(s.key))) {
     for (const rate of rates) {
-      const result = await openLoop({ baseUrl, ...scenario, rate, seconds, warmupSeconds: 3 });
+      const result = await openLoop({ baseUrl, ...scenario, rate, seconds, warmupSeconds: 3, pid });
       console.log(formatRun(scenario.name, result));
       if (Object.keys(result.errors).length) process.exitCode = 1;
       await new Promise((r) => setTimeout(r, 1_000));

@@ -4,7 +4,15 @@
 // (no coordinated omission). Failures are counted by kind: a network error code (ECONNRESET…), an
 // unexpected HTTP status, or a request still unanswered after the timeout.
 'use strict';
+/* global performance */
+const fs = require('node:fs');
 const http = require('node:http');
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
 
 /**
  * @param {object} o
@@ -15,12 +23,16 @@ const http = require('node:http');
  * @param {number} [o.warmupSeconds] sent at the same rate before, not measured
  * @param {number[]} [o.expectedStatus]
  * @param {number} [o.timeoutMs]
+ * @param {number} [o.pid]          the server's process: its CPU time per request is reported
  */
 async function openLoop(o) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, scheduling: 'lifo' });
   try {
     if (o.warmupSeconds) await run({ ...o, seconds: o.warmupSeconds }, agent, 0);
-    return await run(o, agent, 1_000_000);
+    const cpuBefore = o.pid ? cpuSeconds(o.pid) : undefined;
+    const result = await run(o, agent, 1_000_000);
+    if (cpuBefore !== undefined) result.cpuMsPerRequest = ((cpuSeconds(o.pid) - cpuBefore) * 1000) / result.total;
+    return result;
   } finally {
     agent.destroy();
   }
@@ -101,7 +113,7 @@ function formatRun(name, r) {
     .join(', ');
   return (
     `${name.padEnd(30)} offered ${String(r.offered).padStart(4)}/s  achieved ${r.achieved.toFixed(0).padStart(4)}/s  ` +
-    `p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  ${failures ? `FAILED ${failures}` : 'no errors (ECONNRESET 0)'}`
+    `p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  ${r.cpuMsPerRequest === undefined ? '' : `server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/req  `}${failures ? `FAILED ${failures}` : 'no errors (ECONNRESET 0)'}`
   );
 }
 

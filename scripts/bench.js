@@ -8,6 +8,7 @@
 // `npm run bench -- api` runs only the start figures and the open-loop API part.
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
+/* global performance */
 const { spawn, execSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
@@ -99,8 +100,10 @@ async function main() {
   }
   const baseUrl = `http://127.0.0.1:${env.API_PORT}`;
 
+  // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the platform under the bench
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'scripts/start.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error('platform exited during start');
@@ -120,7 +123,7 @@ async function main() {
 
     const json = (method, url, body) =>
       fetch(`${baseUrl}${url}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-    if (apiSource) await benchApi({ json, baseUrl, auth }, apiSource);
+    if (apiSource) await benchApi({ json, baseUrl, auth, pid: child.pid }, apiSource);
     if (apiOnly) {
       const after = memoryMiB(child.pid);
       console.log(`\nresident memory after the API load  ${after.rss} MiB (peak ${after.peak} MiB)`);

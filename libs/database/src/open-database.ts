@@ -1,6 +1,7 @@
 import { PlatformConfig } from '@platform/config';
 import { Client } from 'pg';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { inProcessPoolOptions } from './embedded-postgres';
 
 export interface ServiceDatabaseOptions {
   /** The Postgres schema the service owns; every one of its tables lives there. */
@@ -30,7 +31,7 @@ export async function openDatabase(config: PlatformConfig, options: ServiceDatab
     synchronize: false,
     uuidExtension: 'pgcrypto',
     poolSize: config.databasePoolSize,
-    extra: { max: config.databasePoolSize, connectionTimeoutMillis: 10_000 },
+    extra: { max: config.databasePoolSize, connectionTimeoutMillis: 10_000, ...inProcessPoolOptions(config.databaseUrl) },
     applicationName: `video-platform:${options.schema}`,
   });
   await dataSource.initialize();
