@@ -10,9 +10,9 @@ export class InProcessSocket extends Duplex {
   private session: WireSession | undefined;
   /** The server's side: what it writes, pg reads. */
   private readonly serverSide: WireTransport = {
-    write: (bytes) => {
-      if (!this.destroyed) this.push(bytes);
-    },
+    // Never synchronously: the batch may have run inside pg's own write, even inside its parser's
+    // handling of the previous answer (it sends its next query from there), which must not re-enter.
+    write: (bytes) => process.nextTick(() => this.destroyed || this.push(bytes)),
     // as a server closing its socket: pg sees 'close' (after its own write callbacks ran)
     end: () => process.nextTick(() => this.destroy()),
   };
