@@ -1,29 +1,7 @@
 import http from 'node:http';
-import net from 'node:net';
-import { AddressInfo } from 'node:net';
+import net, { AddressInfo } from 'node:net';
+import { rawGet } from '@platform/testing';
 import { applyHttpServerTimeouts, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS } from './http-server-timeouts';
-
-/** Sends one request on a raw socket and reads one whole response (Content-Length framed). */
-function exchange(socket: net.Socket, path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const [head, body = ''] = text.split('\r\n\r\n');
-      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? NaN);
-      if (body.length >= length) done(() => resolve(text));
-    };
-    const onEnd = () => done(() => reject(new Error('the server closed the connection')));
-    const done = (then: () => void) => {
-      socket.off('data', onData);
-      socket.off('end', onEnd);
-      then();
-    };
-    socket.on('data', onData);
-    socket.on('end', onEnd);
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: test\r\nConnection: keep-alive\r\n\r\n`);
-  });
-}
 
 describe('applyHttpServerTimeouts', () => {
   it('sets the keep-alive timeout above clients’ idle timeouts and the headers timeout above it', () => {
@@ -44,11 +22,11 @@ describe('applyHttpServerTimeouts', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
     try {
-      const first = await exchange(socket, '/1');
+      const first = await rawGet(socket, '/1');
       expect(first).toMatch(/^HTTP\/1\.1 200/);
       expect(first).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
       await new Promise((r) => setTimeout(r, 5_500)); // idle past Node's default keep-alive timeout
-      expect(await exchange(socket, '/2')).toMatch(/^HTTP\/1\.1 200/);
+      expect(await rawGet(socket, '/2')).toMatch(/^HTTP\/1\.1 200/);
     } finally {
       socket.destroy();
       await new Promise((resolve) => server.close(resolve));

@@ -4,3 +4,4 @@ export * from './rejection';
 export * from './grpc-test-client';
 export * from './test-database';
 export * from './pglite-database';
+export * from './raw-http';

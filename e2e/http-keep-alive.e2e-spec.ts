@@ -1,0 +1,34 @@
+import net from 'node:net';
+import { rawGet } from '@platform/testing';
+import { platform } from './support/context';
+
+/** Every HTTP server the platform runs, with a path each answers with a complete response. */
+function httpServers(): Array<{ name: string; url: string; path: string }> {
+  const env = JSON.parse(process.env.E2E_PLATFORM_ENV ?? '{}') as Record<string, string>;
+  return [
+    { name: 'API (gateway)', url: platform.baseUrl, path: '/healthz' },
+    { name: 'playback host', url: process.env.E2E_STREAM_URL!, path: '/no-such-playback-id.m3u8' },
+    { name: 'upload host', url: env.UPLOAD_BASE_URL ?? `http://127.0.0.1:${env.UPLOAD_PORT}`, path: '/upload/no-such-upload' },
+  ];
+}
+
+describe('HTTP keep-alive on every server (no ECONNRESET when a client reuses an idle connection)', () => {
+  it.each(httpServers().map((s) => [s.name, s] as const))(
+    '%s keeps an idle connection open past Node’s 5 s default and says for how long',
+    async (_name, server) => {
+      const { hostname, port } = new URL(server.url);
+      const socket = net.connect(Number(port), hostname);
+      try {
+        const first = await rawGet(socket, server.path);
+        expect(first).toMatch(/^HTTP\/1\.1 \d{3} /);
+        expect(first).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+        expect(first).not.toMatch(/\r\nConnection: close\r\n/i);
+        await new Promise((r) => setTimeout(r, 5_500)); // a server on Node's default closes here
+        expect(await rawGet(socket, server.path)).toMatch(/^HTTP\/1\.1 \d{3} /);
+      } finally {
+        socket.destroy();
+      }
+    },
+    20_000,
+  );
+});
