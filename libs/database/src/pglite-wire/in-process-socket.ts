@@ -51,6 +51,12 @@ export class InProcessSocket extends Duplex {
     callback();
   }
 
+  /** pg corks Parse…Sync: all of a query arrives here at once. */
+  override _writev(chunks: Array<{ chunk: Buffer }>, callback: (error?: Error | null) => void): void {
+    this.session?.receive(chunks.length === 1 ? chunks[0].chunk : Buffer.concat(chunks.map((c) => c.chunk)));
+    callback();
+  }
+
   override _read(): void {
     // bytes are pushed as the server produces them
   }
