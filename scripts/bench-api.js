@@ -29,7 +29,7 @@ function prepareApiSource() {
   return file;
 }
 
-async function readyAsset(json, file) {
+async function readyAsset(json, streamUrl, file) {
   const server = http.createServer((_req, res) => res.end(fs.readFileSync(file)));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
@@ -37,23 +37,30 @@ async function readyAsset(json, file) {
       inputs: [{ url: `http://127.0.0.1:${server.address().port}/small.mp4` }],
       playback_policies: ['public'],
     });
-    const { id } = (await created.json()).data;
+    const { id, playback_ids: playbackIds } = (await created.json()).data;
     const deadline = performance.now() + 60_000;
     for (;;) {
       const { status } = (await (await json('GET', `/video/v1/assets/${id}`)).json()).data;
-      if (status === 'ready') return id;
+      if (status === 'ready') break;
       if (status !== 'preparing' || performance.now() > deadline) throw new Error(`bench asset ${id} is ${status}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    // The ladder replaces the stream-copied source rendition: wait for it, so no encoding runs during the load.
+    const master = `${streamUrl}/${playbackIds[0].id}.m3u8`;
+    while ((await (await fetch(master)).text()).includes('source/')) {
+      if (performance.now() > deadline) throw new Error(`the ladder of bench asset ${id} did not finish`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return id;
   } finally {
     server.close();
   }
 }
 
-async function benchApi({ json, baseUrl, auth, pid }, file) {
+async function benchApi({ json, baseUrl, streamUrl, auth, pid }, file) {
   const seconds = Number(process.env.BENCH_API_SECONDS ?? 15);
   const rates = (process.env.BENCH_API_RATES ?? '300,500').split(',').map(Number);
-  const assetId = await readyAsset(json, file);
+  const assetId = await readyAsset(json, streamUrl, file);
   const headers = { authorization: auth };
   const wanted = (process.env.BENCH_API_SCENARIOS ?? 'get,post').split(',');
   const scenarios = [

@@ -123,7 +123,7 @@ async function main() {
 
     const json = (method, url, body) =>
       fetch(`${baseUrl}${url}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-    if (apiSource) await benchApi({ json, baseUrl, auth, pid: child.pid }, apiSource);
+    if (apiSource) await benchApi({ json, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, auth, pid: child.pid }, apiSource);
     if (apiOnly) {
       const after = memoryMiB(child.pid);
       console.log(`\nresident memory after the API load  ${after.rss} MiB (peak ${after.peak} MiB)`);
