@@ -8,6 +8,7 @@
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
+const os = require('node:os');
 const path = require('node:path');
 const { ffmpegPath } = require('./bench-live');
 const { openLoop, formatRun } = require('./bench-load');
@@ -81,7 +82,8 @@ async function benchApi({ json, baseUrl, streamUrl, auth, pid }, file) {
   for (const scenario of scenarios.filter((s) => wanted.includes(s.key))) {
     for (const rate of rates) {
       const result = await openLoop({ baseUrl, ...scenario, rate, seconds, warmupSeconds: 3, pid });
-      console.log(formatRun(scenario.name, result));
+      // the machine's 1-minute load average: figures taken beside other work are not comparable
+      console.log(`${formatRun(scenario.name, result)}  load ${os.loadavg()[0].toFixed(2)}`);
       if (Object.keys(result.errors).length) process.exitCode = 1;
       await new Promise((r) => setTimeout(r, 1_000));
     }

@@ -109,11 +109,12 @@ function run(o, agent, firstIndex) {
 function formatRun(name, r) {
   const ms = (v) => `${v.toFixed(1)} ms`.padStart(9);
   const failures = Object.entries(r.errors)
+    .filter(([kind]) => kind !== 'ECONNRESET')
     .map(([kind, n]) => `${kind} ×${n}`)
     .join(', ');
   return (
     `${name.padEnd(30)} offered ${String(r.offered).padStart(4)}/s  achieved ${r.achieved.toFixed(0).padStart(4)}/s  ` +
-    `p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  ${r.cpuMsPerRequest === undefined ? '' : `server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/req  `}${failures ? `FAILED ${failures}` : 'no errors (ECONNRESET 0)'}`
+    `p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  ${r.cpuMsPerRequest === undefined ? '' : `server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/req  `}ECONNRESET ${r.errors.ECONNRESET ?? 0}${failures ? `  other failures: ${failures}` : ''}`
   );
 }
 
