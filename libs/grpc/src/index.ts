@@ -8,3 +8,4 @@ export * from './http-server-timeouts';
 export * from './platform-config.module';
 export * from './run-standalone';
 export * from './placeholder.module';
+export * from './listen-http';

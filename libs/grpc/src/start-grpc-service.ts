@@ -1,9 +1,11 @@
+import type { Server } from 'node:http';
 import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PlatformConfig, ServiceName } from '@platform/config';
 import { GrpcExceptionFilter } from './grpc-exception.filter';
 import { grpcServerOptions } from './grpc-options';
 import { applyHttpServerTimeouts, HttpServerTimeouts } from './http-server-timeouts';
+import { listenHttp } from './listen-http';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -40,7 +42,7 @@ export async function startGrpcService(
   app.useGlobalFilters(new GrpcExceptionFilter());
   app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: true });
   await app.startAllMicroservices();
-  applyHttpServerTimeouts(app.getHttpServer(), http);
-  await app.listen(http.port, http.host ?? config.host);
+  applyHttpServerTimeouts(app.getHttpServer() as Server, http);
+  await listenHttp(app, http.port, http.host ?? config.host);
   return app;
 }

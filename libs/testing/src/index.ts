@@ -5,3 +5,4 @@ export * from './grpc-test-client';
 export * from './test-database';
 export * from './pglite-database';
 export * from './raw-http';
+export * from './listen-backlog';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PlatformConfig } from '@platform/config';
-import { logLevels, runStandalone } from '@platform/grpc';
+import { listenHttp, logLevels, runStandalone } from '@platform/grpc';
 import { AppModule } from './app.module';
 import { setupGateway } from './setup-gateway';
 
@@ -10,7 +10,7 @@ import { setupGateway } from './setup-gateway';
 export async function bootstrap(config: PlatformConfig): Promise<INestApplication> {
   const app = await NestFactory.create(AppModule.forRoot(config), { logger: logLevels(config), bodyParser: false });
   setupGateway(app);
-  await app.listen(config.apiPort, config.host);
+  await listenHttp(app, config.apiPort, config.host);
   return app;
 }
 

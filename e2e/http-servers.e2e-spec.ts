@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { rawGet } from '@platform/testing';
+import { listenBacklog, maxListenBacklog, rawGet } from '@platform/testing';
 import { platform } from './support/context';
 
 /** Every HTTP server the platform runs, with a path each answers with a complete response. */
@@ -12,7 +12,14 @@ function httpServers(): Array<{ name: string; url: string; path: string }> {
   ];
 }
 
-describe('HTTP keep-alive on every server (no ECONNRESET when a client reuses an idle connection)', () => {
+describe('every HTTP server of the platform: no ECONNRESET for clients under load', () => {
+  it.each(httpServers().map((s) => [s.name, s] as const))(
+    '%s queues up to 4096 connections for accept (Node’s 511 overflowed and reset them)',
+    (_name, server) => {
+      expect(listenBacklog(Number(new URL(server.url).port))).toBe(Math.min(4096, maxListenBacklog()));
+    },
+  );
+
   it.each(httpServers().map((s) => [s.name, s] as const))(
     '%s keeps an idle connection open past Node’s 5 s default and says for how long',
     async (_name, server) => {
