@@ -30,8 +30,14 @@ async function openLoop(o) {
   try {
     if (o.warmupSeconds) await run({ ...o, seconds: o.warmupSeconds }, agent, 0);
     const cpuBefore = o.pid ? cpuSeconds(o.pid) : undefined;
+    const startedAt = performance.now();
     const result = await run(o, agent, 1_000_000);
-    if (cpuBefore !== undefined) result.cpuMsPerRequest = ((cpuSeconds(o.pid) - cpuBefore) * 1000) / result.total;
+    if (cpuBefore !== undefined) {
+      const cpu = cpuSeconds(o.pid) - cpuBefore;
+      result.cpuMsPerRequest = (cpu * 1000) / result.total;
+      // well under 100 % while latency grows: the server waited for a CPU the machine gave to others
+      result.cpuShare = cpu / ((performance.now() - startedAt) / 1000);
+    }
     return result;
   } finally {
     agent.destroy();
@@ -114,7 +120,7 @@ function formatRun(name, r) {
     .join(', ');
   return (
     `${name.padEnd(30)} offered ${String(r.offered).padStart(4)}/s  achieved ${r.achieved.toFixed(0).padStart(4)}/s  ` +
-    `p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  ${r.cpuMsPerRequest === undefined ? '' : `server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/req  `}ECONNRESET ${r.errors.ECONNRESET ?? 0}${failures ? `  other failures: ${failures}` : ''}`
+    `p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  ${r.cpuMsPerRequest === undefined ? '' : `server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/req (${(100 * r.cpuShare).toFixed(0)} % of a core)  `}ECONNRESET ${r.errors.ECONNRESET ?? 0}${failures ? `  other failures: ${failures}` : ''}`
   );
 }
 
