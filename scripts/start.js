@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: the whole platform in one Node process (embedded mode). Every service is
 // still its own NestJS app with its own gRPC server on loopback; they share PGlite (over
-// the Postgres wire protocol), the in-process event bus and the filesystem store. Any
+// the Postgres wire protocol), the in-process event bus and the filesystem store; the
+// gateway runs on a worker thread of its own (scripts/gateway-thread.js). Any
 // production adapter whose variable is set (DATABASE_URL, KAFKA_BROKERS, …) is used instead.
 'use strict';
 require('reflect-metadata');
@@ -9,6 +10,7 @@ const path = require('node:path');
 const { loadConfig, ConfigError, SERVICES } = require('@platform/config');
 const { startEmbeddedPostgres, runningEmbeddedPostgresUrl } = require('@platform/database');
 const { getEventBus, closeEventBus } = require('@platform/events');
+const { startGatewayThread } = require('./gateway-thread');
 
 const serviceMain = (name) => require(path.join(__dirname, '..', 'services', name, 'dist', 'main.js'));
 
@@ -45,7 +47,7 @@ async function main() {
       const app = await serviceMain(name).bootstrap(config);
       stops.push(() => app.close());
     }
-    const gateway = await serviceMain('gateway').bootstrap(config);
+    const gateway = await startGatewayThread(config); // on a thread of its own: scripts/gateway-thread.js
     stops.push(() => gateway.close());
     await getEventBus(config).start();
 
