@@ -6,7 +6,7 @@ import { DataSource, MigrationInterface } from 'typeorm';
 import { webhooksDatabase } from '../database-options';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { ClaimedDelivery } from './delivery.entity';
-import { DeliveryRepository } from './delivery.repository';
+import { CLAIM_DUE_SQL, DeliveryRepository } from './delivery.repository';
 import { createPgliteDatabase, createTestDatabase } from '@platform/testing';
 
 jest.setTimeout(60_000);
@@ -205,5 +205,28 @@ describe.each(servers)('DeliveryRepository on %s', (_name, createDatabase) => {
     expect((await deliveries.list(1, 1, a)).map((d) => d.eventId)).toEqual([a1]);
     const [newest] = await deliveries.list(1, 0);
     expect(newest.objectId).not.toBe(a);
+  });
+  it('claims by walking the pending deliveries in send order, without sorting the whole backlog', async () => {
+    const prefix = `backlog-${newId(6)}`;
+    await dataSource.query(
+      `INSERT INTO "webhooks"."deliveries" ("id", "event_id", "event_type", "object_type", "object_id", "url", "body", "occurred_at")
+       SELECT $1 || i, $1 || i, 'video.asset.updated', 'asset', $1 || i, 'http://receiver.test/hooks', '{}'::json, now() - interval '1 minute'
+       FROM generate_series(1, 5000) i`,
+      [prefix],
+    );
+    try {
+      await dataSource.query('ANALYZE "webhooks"."deliveries"');
+      const [{ 'QUERY PLAN': plan }] = await dataSource.query<Array<{ 'QUERY PLAN': unknown }>>(`EXPLAIN (FORMAT JSON) ${CLAIM_DUE_SQL}`, [
+        4,
+        60_000,
+        newId(),
+        0,
+      ]);
+      const text = JSON.stringify(plan);
+      expect(text).toContain('"Index Name":"deliveries_pending_send_order"');
+      expect(text).not.toMatch(/"Node Type":"(Incremental )?Sort"/);
+    } finally {
+      await dataSource.query(`DELETE FROM "webhooks"."deliveries" WHERE "id" LIKE $1 || '%'`, [prefix]);
+    }
   });
 });

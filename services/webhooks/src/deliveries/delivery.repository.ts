@@ -13,6 +13,27 @@ interface ClaimedRow {
 }
 
 /**
+ * The claim of `claimDue` ($1 limit, $2 lease ms, $3 claim token, $4 hold ms); exported for the
+ * test that checks its plan walks the pending deliveries in send order.
+ */
+export const CLAIM_DUE_SQL = `WITH due AS (
+  SELECT d."id" FROM "webhooks"."deliveries" d
+  WHERE d."status" = 'pending' AND d."next_attempt_at" <= now()
+    AND d."created_at" <= now() - $4::double precision * interval '1 millisecond'
+    AND (d."claimed_until" IS NULL OR d."claimed_until" < now())
+    AND NOT EXISTS (
+      SELECT 1 FROM "webhooks"."deliveries" e
+      WHERE e."object_id" = d."object_id" AND e."status" = 'pending'
+        AND (e."occurred_at", e."seq") < (d."occurred_at", d."seq"))
+  ORDER BY d."next_attempt_at", d."occurred_at", d."seq"
+  LIMIT $1
+  FOR UPDATE SKIP LOCKED)
+UPDATE "webhooks"."deliveries" t
+  SET "claimed_until" = now() + $2::double precision * interval '1 millisecond', "claim_token" = $3
+  FROM due WHERE t."id" = due."id"
+  RETURNING t."id", t."event_id", t."object_id", t."url", t."body", t."attempt_count"`;
+
+/**
  * Deliveries and their attempts in Postgres. Every statement stands alone (no transaction
  * spans a POST), so embedded PGlite, which serves all connections from one session, is
  * never held up by a slow receiver.
@@ -41,25 +62,7 @@ export class DeliveryRepository {
    * a lease that ran out (its dispatcher died) is taken over.
    */
   async claimDue(limit: number, leaseMs: number, claimToken: string, holdMs = 0): Promise<ClaimedDelivery[]> {
-    const rows = (await this.dataSource.query(
-      `WITH due AS (
-          SELECT d."id" FROM "webhooks"."deliveries" d
-          WHERE d."status" = 'pending' AND d."next_attempt_at" <= now()
-            AND d."created_at" <= now() - $4::double precision * interval '1 millisecond'
-            AND (d."claimed_until" IS NULL OR d."claimed_until" < now())
-            AND NOT EXISTS (
-              SELECT 1 FROM "webhooks"."deliveries" e
-              WHERE e."object_id" = d."object_id" AND e."status" = 'pending'
-                AND (e."occurred_at", e."seq") < (d."occurred_at", d."seq"))
-          ORDER BY d."next_attempt_at", d."occurred_at", d."seq"
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED)
-        UPDATE "webhooks"."deliveries" t
-          SET "claimed_until" = now() + $2::double precision * interval '1 millisecond', "claim_token" = $3
-          FROM due WHERE t."id" = due."id"
-          RETURNING t."id", t."event_id", t."object_id", t."url", t."body", t."attempt_count"`,
-      [limit, leaseMs, claimToken, holdMs],
-    )) as [ClaimedRow[], number] | ClaimedRow[];
+    const rows = await this.dataSource.query<[ClaimedRow[], number] | ClaimedRow[]>(CLAIM_DUE_SQL, [limit, leaseMs, claimToken, holdMs]);
     // TypeORM answers an UPDATE … RETURNING with [rows, affected count]
     const claimed = (Array.isArray(rows[0]) ? rows[0] : rows) as ClaimedRow[];
     return claimed.map((r) => ({
