@@ -233,6 +233,7 @@ describe('charts/video-platform', () => {
       INPUT_MAX_BYTES: '53687091200',
       INPUT_DOWNLOAD_TIMEOUT_SECONDS: '3600',
       TEST_ASSET_TTL_SECONDS: '86400',
+      OUTBOUND_ALLOW: 'public',
     });
     const deployments = JSON.stringify(ofKind(full, 'Deployment'));
     for (const secret of ['postgres://x@db/p', 'SK', 'chpass', 'tsecret', 'whsecret', 'grantkey']) expect(deployments).not.toContain(`"${secret}"`);

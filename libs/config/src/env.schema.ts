@@ -66,6 +66,7 @@ export const envSchema = z.object({
   FFMPEG_PATH: optionalText,
   FFPROBE_PATH: optionalText,
   SPEECH_PYTHON: optionalText,
+  OUTBOUND_ALLOW: z.enum(['public', 'loopback', 'private']).default('loopback'),
   INPUT_MAX_BYTES: positiveInt(50 * 1024 ** 3),
   INPUT_DOWNLOAD_TIMEOUT_SECONDS: positiveInt(3600),
   TRANSCODER_CONCURRENCY: positiveInt(1),

@@ -15,6 +15,13 @@ describe('loadConfig', () => {
     expect(c.s3).toBeUndefined();
     expect(c.bootstrapToken).toBeUndefined();
     expect(c.grpcUrls['playback-auth']).toBe('127.0.0.1:50054');
+    expect(c.outboundAllow).toBe('loopback');
+  });
+
+  it('takes OUTBOUND_ALLOW and refuses a value it does not know', () => {
+    expect(loadConfig({ OUTBOUND_ALLOW: 'public' }).outboundAllow).toBe('public');
+    expect(loadConfig({ OUTBOUND_ALLOW: 'private' }).outboundAllow).toBe('private');
+    expect(() => loadConfig({ OUTBOUND_ALLOW: 'everything' })).toThrow(/OUTBOUND_ALLOW/);
   });
 
   it('chooses production adapters from their variables', () => {

@@ -46,6 +46,11 @@ export interface PlatformConfig {
     inputMaxBytes: number;
     inputDownloadTimeoutSeconds: number;
   };
+  /**
+   * OUTBOUND_ALLOW: addresses the platform may connect to for URLs users give it (asset inputs,
+   * webhooks, simulcast targets, slate images): `public` only, plus `loopback`, plus `private` ranges.
+   */
+  outboundAllow: 'public' | 'loopback' | 'private';
   transcoder: { concurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number };
   testAssetTtlSeconds: number;
   playback: {
@@ -110,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       inputMaxBytes: e.INPUT_MAX_BYTES,
       inputDownloadTimeoutSeconds: e.INPUT_DOWNLOAD_TIMEOUT_SECONDS,
     },
+    outboundAllow: e.OUTBOUND_ALLOW,
     transcoder: {
       concurrency: e.TRANSCODER_CONCURRENCY,
       leaseSeconds: e.TRANSCODER_LEASE_SECONDS,
