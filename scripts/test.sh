@@ -16,8 +16,8 @@ stop_infra() {
 }
 trap stop_infra EXIT
 
-echo "== starting Postgres, Kafka and S3 (S3Proxy), fetching helm, ffmpeg, Chromium and the speech recognizer (background) while building"
-(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice) > .cache/infra-start.log 2>&1 &
+echo "== starting Postgres, Kafka and S3 (S3Proxy), fetching helm, ffmpeg, Chromium, the speech recognizer and Schemathesis (background) while building"
+(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice && bash scripts/infra/schemathesis.sh) > .cache/infra-start.log 2>&1 &
 infra_pid=$!
 
 echo "== build"

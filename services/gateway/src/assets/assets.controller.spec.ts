@@ -57,6 +57,13 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
   });
 
   describe('POST /video/v1/assets', () => {
+    it('takes a passthrough of 255 characters, however many UTF-16 units they need', async () => {
+      gw.assets.createAsset.mockReturnValue(reply(asset({})));
+      const res = await gw.request('POST', '/video/v1/assets', { body: { input: URL, passthrough: '😀'.repeat(255) } });
+      expect(res.status).toBe(201);
+      expect(gw.assets.createAsset.mock.calls[0][0]).toMatchObject({ passthrough: '😀'.repeat(255) });
+    });
+
     it('creates from the SDK’s body (inputs, playback_policies) and answers 201 with the asset as Mux shows it', async () => {
       gw.assets.createAsset.mockReturnValue(reply(asset({ playback_ids: [{ id: 'p1', policy: 'public' }], passthrough: 'mine' })));
       const res = await gw.request('POST', '/video/v1/assets', {
@@ -125,6 +132,9 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       ['an unknown policy', { input: URL, playback_policy: ['public', 'everyone'] }, ['playback_policy[1]: must be one of "public", "signed", "drm"']],
       ['an unknown single policy', { input: URL, playback_policies: 'everyone' }, ['playback_policies: must be one of "public", "signed", "drm"']],
       ['a long passthrough', { input: URL, passthrough: 'x'.repeat(256) }, ['passthrough: must be at most 255 characters']],
+      // characters are code points, as the document's maxLength counts them: 255 emoji fit, 256 do not
+      ['a passthrough of 256 emoji', { input: URL, passthrough: '😀'.repeat(256) }, ['passthrough: must be at most 255 characters']],
+      ['an input URL with a space in its host', { input: 'https://exa mple.com/a.mp4' }, ['input: must be an http or https URL']],
       ['a 720p max tier', { input: URL, max_resolution_tier: '720p' }, ['max_resolution_tier: must be one of "1080p", "1440p", "2160p"']],
       ['an unknown video quality', { input: URL, video_quality: 'best' }, ['video_quality: must be one of "basic", "plus", "premium"']],
       ['a string for test', { input: URL, test: 'yes' }, ['test: must be a boolean, not a string']],
@@ -344,7 +354,7 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
     });
 
     it.each<[string, unknown, number, string, string[]]>([
-      ['no passthrough', {}, 400, 'invalid_parameters', ['passthrough: is required (the only updatable field)']],
+      ['no field', {}, 400, 'invalid_parameters', ['body: give at least one of passthrough, meta, thumbnail_time']],
       ['a long passthrough', { passthrough: 'x'.repeat(256) }, 400, 'invalid_parameters', ['passthrough: must be at most 255 characters']],
       ['another field of the spec', { passthrough: 'x', test: true }, 400, 'invalid_parameters', ['test: is not a known field']],
       ['Mux’s meta', { meta: { title: 'x' } }, 501, 'not_implemented', ['meta: asset metadata is not implemented yet']],

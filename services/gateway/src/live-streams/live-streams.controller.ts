@@ -5,7 +5,7 @@ import { firstValueFrom } from 'rxjs';
 import { toCreateAssetRequest, toPlaybackId } from '../assets/asset.mapper';
 import { CreatePlaybackIdBody, createPlaybackIdBody, playbackIdResponse } from '../assets/assets.schemas';
 import { refuseUnbuiltAssetFeatures, refuseUnbuiltPlaybackIdFeatures } from '../assets/unbuilt-features';
-import { ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
+import { ZodBody, ZodQuery, ZodResponse, AnswersNotImplemented } from '../validation/zod-decorators';
 import { toLiveStream, toSimulcastTarget } from './live-stream.mapper';
 import { LIVE_STREAMS_CLIENT } from './live-streams-client';
 import {
@@ -36,6 +36,7 @@ export class LiveStreamsController {
   @Post()
   @ApiOperation({ summary: 'Create a live stream: a stream key to push to, playback ids to watch with' })
   @ZodResponse(201, 'The new live stream, `idle`', liveStreamResponse)
+  @AnswersNotImplemented('new_asset_settings fields of Mux features not built yet')
   async create(@ZodBody(createLiveStreamBody) body: CreateLiveStreamBody) {
     if (body.new_asset_settings) refuseUnbuiltAssetFeatures(body.new_asset_settings, 'new_asset_settings.');
     const request: live.CreateLiveStreamRequest = {
@@ -140,6 +141,7 @@ export class LiveStreamsController {
   @Post(':LIVE_STREAM_ID/playback-ids')
   @ApiOperation({ summary: 'Create a playback id of a live stream' })
   @ZodResponse(201, 'The new playback id', playbackIdResponse)
+  @AnswersNotImplemented('DRM playback ids')
   async createPlaybackId(@Param('LIVE_STREAM_ID') id: string, @ZodBody(createPlaybackIdBody) body: CreatePlaybackIdBody) {
     refuseUnbuiltPlaybackIdFeatures(body);
     return { data: toPlaybackId(await firstValueFrom(this.streams.createPlaybackId({ live_stream_id: id, policy: body.policy }))) };

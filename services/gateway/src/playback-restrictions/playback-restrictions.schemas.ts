@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { pagingQuery } from '../validation/paging';
 import { dataOf, unixSecondsSchema } from '../wire/wire';
-import { isAllowedDomain } from './allowed-domain';
+import { ALLOWED_DOMAIN_MAX_LENGTH, ALLOWED_DOMAIN_PATTERN } from '@platform/api-rules';
 
 export const MAX_ALLOWED_DOMAINS = 10;
 
+const notADomain = (issue: { input?: unknown }) => `${JSON.stringify(issue.input)} is not a valid domain (use *, a hostname or *.hostname)`;
 const allowedDomain = z
   .string()
-  .refine(isAllowedDomain, { error: (issue) => `${JSON.stringify(issue.input)} is not a valid domain (use *, a hostname or *.hostname)` })
+  .max(ALLOWED_DOMAIN_MAX_LENGTH, { error: notADomain })
+  .regex(ALLOWED_DOMAIN_PATTERN, { error: notADomain })
   .transform((d) => d.toLowerCase());
 
 /** Spec 2.7 `referrer` as sent: `[]` denies every domain, `["*"]` allows any. */

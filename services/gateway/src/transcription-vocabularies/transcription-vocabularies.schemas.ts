@@ -1,4 +1,6 @@
+import { PHRASE_PATTERN } from '@platform/api-rules';
 import { z } from 'zod';
+import { text } from '../validation/text';
 import { pagingQuery } from '../validation/paging';
 import { dataOf, listOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
 
@@ -10,19 +12,13 @@ export const MAX_NAME_LENGTH = 255;
 /** Spec 4.8 create and replace body. */
 export const transcriptionVocabularyBody = z
   .object({
-    name: z.string().max(MAX_NAME_LENGTH).optional(),
+    name: text(MAX_NAME_LENGTH).optional(),
     phrases: z
-      .array(
-        z
-          .string()
-          .min(1)
-          .max(MAX_PHRASE_LENGTH)
-          .refine((p) => p.trim() !== '', 'must not be empty'),
-      )
+      .array(text(MAX_PHRASE_LENGTH).regex(PHRASE_PATTERN, { error: 'must hold a character other than white space' }))
       .min(1)
       .max(MAX_PHRASES)
       .meta({ description: `Words, phrases or proper names to boost; 1 to ${MAX_PHRASES}, each 1 to ${MAX_PHRASE_LENGTH} characters` }),
-    passthrough: z.string().max(PASSTHROUGH_MAX).optional(),
+    passthrough: text(PASSTHROUGH_MAX).optional(),
   })
   .strict();
 

@@ -4,7 +4,7 @@ import { uploads } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
 import { toCreateAssetRequest } from '../assets/asset.mapper';
 import { refuseUnbuiltAssetFeatures } from '../assets/unbuilt-features';
-import { ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
+import { ZodBody, ZodQuery, ZodResponse, AnswersNotImplemented } from '../validation/zod-decorators';
 import { toUpload } from './upload.mapper';
 import { CreateUploadBody, createUploadBody, UploadListQuery, uploadListQuery, uploadListResponse, uploadResponse } from './uploads.schemas';
 import { UPLOADS_CLIENT } from './uploads-client';
@@ -18,6 +18,7 @@ export class UploadsController {
   @Post()
   @ApiOperation({ summary: 'Create a direct upload: a URL to PUT a media file to' })
   @ZodResponse(201, 'The new upload, `waiting`, with its `url`', uploadResponse)
+  @AnswersNotImplemented('new_asset_settings fields of Mux features not built yet')
   async create(@ZodBody(createUploadBody) body: CreateUploadBody) {
     if (body.new_asset_settings) refuseUnbuiltAssetFeatures(body.new_asset_settings, 'new_asset_settings.');
     const request: uploads.CreateUploadRequest = {

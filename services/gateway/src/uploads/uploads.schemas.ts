@@ -1,4 +1,6 @@
+import { CORS_ORIGIN_PATTERN } from '@platform/api-rules';
 import { z } from 'zod';
+import { text } from '../validation/text';
 import { uploadAssetSettingsBody } from '../assets/assets.schemas';
 import { pagingQuery } from '../validation/paging';
 import { dataOf } from '../wire/wire';
@@ -12,6 +14,7 @@ export const createUploadBody = z
     timeout: z.int().min(TIMEOUT_MIN).max(TIMEOUT_MAX).default(3600).meta({ description: 'Seconds the upload URL is valid: 60 to 604800, default 3600' }),
     cors_origin: z
       .string()
+      .regex(CORS_ORIGIN_PATTERN, { error: 'must be "*" or an origin such as "https://app.example.com"' })
       .max(2048)
       .optional()
       .meta({ description: 'The browser origin allowed to PUT to the URL (`*` for any); without it no page can (scripts still can)' }),

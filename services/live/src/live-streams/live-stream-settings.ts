@@ -1,3 +1,4 @@
+import { characterCount, isLanguageCode } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 import { live } from '@platform/proto';
 import { LatencyMode } from './live-stream.entity';
@@ -11,7 +12,6 @@ export const PASSTHROUGH_MAX = 255;
 export const LANGUAGE_CHANNELS = ['cc1', 'cc2', 'cc3', 'cc4'] as const;
 export const GENERATED_LANGUAGES = ['en', 'en-US'] as const;
 export const PHRASES_USED = 1000;
-const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 const oneOf = (values: readonly string[]) => `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
 
@@ -45,7 +45,7 @@ export function checkMaxContinuousDuration(value: number | undefined, invalid: s
 }
 
 export function checkPassthrough(field: string, value: string | undefined, invalid: string[]): void {
-  if (value !== undefined && value.length > PASSTHROUGH_MAX) invalid.push(`${field}: must be at most ${PASSTHROUGH_MAX} characters`);
+  if (value !== undefined && characterCount(value) > PASSTHROUGH_MAX) invalid.push(`${field}: must be at most ${PASSTHROUGH_MAX} characters`);
 }
 
 export function checkSlateUrl(value: string | undefined, invalid: string[]): void {
@@ -67,7 +67,7 @@ export function validEmbeddedSubtitles(items: live.EmbeddedSubtitle[], invalid: 
     const at = `embedded_subtitles[${i}]`;
     const languageCode = item.language_code ?? 'en';
     const channel = item.language_channel ?? 'cc1';
-    if (!BCP47.test(languageCode)) invalid.push(`${at}.language_code: must be a BCP 47 language code such as "en" or "es-MX"`);
+    if (!isLanguageCode(languageCode)) invalid.push(`${at}.language_code: must be a BCP 47 language code such as "en" or "es-MX"`);
     if (!(LANGUAGE_CHANNELS as readonly string[]).includes(channel)) invalid.push(`${at}.language_channel: ${oneOf(LANGUAGE_CHANNELS)}`);
     else if (channels.has(channel)) invalid.push(`${at}.language_channel: ${channel} is already used by another item`);
     channels.add(channel);
