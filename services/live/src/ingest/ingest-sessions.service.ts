@@ -6,9 +6,10 @@ import { OBJECT_STORE, ObjectStore } from '@platform/storage';
 import { GeneratedSubtitles, generatedSubtitlesOf, GeneratedTrackStatuses } from '../live-streams/generated-subtitles';
 import { LiveStreamEntity } from '../live-streams/live-stream.entity';
 import { LiveStreamsService } from '../live-streams/live-streams.service';
+import { OutboundPolicy } from '../live-streams/outbound-policy';
 import { HlsPackager } from './hls-packager';
 import { LiveRecording } from './live-recording';
-import { PublishSession, RtmpServer } from './rtmp-server';
+import { PublishSession, redactStreamPaths, RtmpServer } from './rtmp-server';
 import { SimulcastRelay } from './simulcast-relay';
 import { SimulcastRelays } from './simulcast-relays.service';
 import { captionChannels } from './captions';
@@ -77,6 +78,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(SimulcastRelays) private readonly relays: SimulcastRelays,
     @Inject(SrtBridgeTokens) private readonly srtBridges: SrtBridgeTokens,
+    @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -108,8 +110,11 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async admit(session: PublishSession): Promise<void> {
+    if (this.relays.isRelayConnection(session.remoteAddress, session.remotePort)) {
+      return this.refuse(session, 'it comes from a simulcast relay of this platform (a target pointing back at its own ingest)');
+    }
     const path = ingestPathOf(session.streamPath);
-    if (!path) return this.refuse(session, `not an ingest path (${session.streamPath}); publish to /app/{stream_key}`);
+    if (!path) return this.refuse(session, 'not an ingest path; publish to /app/{stream_key}');
     const protocol = path.app === 'srt' ? 'srt' : 'rtmp';
     const key = path.app === 'srt' ? this.srtBridges.redeem(path.token) : path.streamKey;
     if (!key) return this.refuse(session, 'not an admitted SRT caller');
@@ -129,7 +134,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     this.running.set(session.id, running);
     if (reconnected) await held.recording.endSlate();
     await this.streams.markActive(stream.id, protocol, reconnected ? undefined : held.recording.assetId, reconnected);
-    const source = `rtmp://127.0.0.1:${this.config.rtmpPort}${session.streamPath}`;
+    const source = session.pullUrl;
     running.packager = await held.recording.startSession(source);
     running.relays = await this.relays.start(stream.id, source, held.fatalTargets);
     this.logger.log(
@@ -156,6 +161,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
         ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
         speechPython: this.speechPython,
         store: this.store,
+        guard: this.outbound.guard,
         warn: (message) => this.logger.warn(`live stream ${stream.id}: ${message}`),
       },
       { captions: stream.audioOnly ? [] : captionChannels(stream.embeddedSubtitles), audioOnly: stream.audioOnly, subtitles: hears ? subtitles : undefined },
@@ -298,7 +304,7 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private refuse(session: PublishSession, reason: string): void {
-    this.logger.warn(`refused a publish to ${session.streamPath.replace(/[^/]+$/, '…')}: ${reason}`);
+    this.logger.warn(`refused a publish to ${redactStreamPaths(session.streamPath)}: ${reason}`);
     session.drop();
   }
 

@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { OutboundGuard } from '@platform/outbound';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
@@ -43,6 +44,8 @@ export interface RecordingTools {
   /** Python with PocketSphinx (generated subtitles). */
   speechPython: string;
   store: ObjectStore;
+  /** OUTBOUND_ALLOW: what the slate image download may connect to. */
+  guard: OutboundGuard;
   warn(message: string): void;
 }
 
@@ -109,7 +112,7 @@ export class LiveRecording {
         ffmpegPath: tools.ffmpegPath,
         pythonPath: tools.speechPython,
         store: tools.store,
-        warn: tools.warn,
+        warn: (message) => tools.warn(message),
       });
     }
   }
@@ -121,16 +124,15 @@ export class LiveRecording {
   /** Fetches the stream's slate image for this recording (spec 2.3: downloaded for each new recorded asset). */
   prepareSlate(url: string | null): void {
     if (!url) return;
-    this.slateImage = fsp
-      .mkdir(this.workDir, { recursive: true })
-      .then(() =>
-        downloadSlate(
-          url,
-          path.join(this.workDir, 'slate-image'),
-          async (f) => (await probeMedia(this.tools.ffprobePath, f)).video !== undefined,
-          this.tools.warn,
-        ),
-      );
+    this.slateImage = fsp.mkdir(this.workDir, { recursive: true }).then(() =>
+      downloadSlate(
+        url,
+        path.join(this.workDir, 'slate-image'),
+        async (f) => (await probeMedia(this.tools.ffprobePath, f)).video !== undefined,
+        (message) => this.tools.warn(message),
+        this.tools.guard,
+      ),
+    );
   }
 
   /** A session begins (the first, or a reconnect): ffmpeg starts pulling `sourceUrl`. Returns the session's packager. */

@@ -11,6 +11,7 @@ import { TranscriptionVocabulariesService } from '../transcription-vocabularies/
 import { LiveStreamPlaybackIdsService } from './live-stream-playback-ids.service';
 import { LiveStreamRepository } from './live-stream.repository';
 import { LiveStreamsService } from './live-streams.service';
+import { OutboundPolicy } from './outbound-policy';
 import { SimulcastTargetsService } from './simulcast-targets.service';
 
 jest.setTimeout(30_000);
@@ -50,10 +51,11 @@ describe.each([
     const unitOfWork = new UnitOfWork(dataSource, liveDatabase.schema, { nudge: () => undefined });
     const repository = new LiveStreamRepository(dataSource);
     fakeAssets = new FakeAssets();
+    const outbound = new OutboundPolicy('loopback', 1935);
     vocabularies = new TranscriptionVocabulariesService(new TranscriptionVocabularyRepository(dataSource), unitOfWork);
-    service = new LiveStreamsService(repository, unitOfWork, fakeAssets, vocabularies);
+    service = new LiveStreamsService(repository, unitOfWork, fakeAssets, vocabularies, outbound);
     playbackIds = new LiveStreamPlaybackIdsService(repository, unitOfWork);
-    targets = new SimulcastTargetsService(repository, unitOfWork);
+    targets = new SimulcastTargetsService(repository, unitOfWork, outbound);
   });
 
   afterAll(async () => {
@@ -120,6 +122,26 @@ describe.each([
       ['reduced_latency: true contradicts latency_mode "low" (reduced_latency is deprecated: use latency_mode)'],
     ],
     ['an http simulcast url', { simulcast_targets: [{ url: 'http://x/app' }] }, ['simulcast_targets[0].url: must be an rtmp:// or rtmps:// URL']],
+    [
+      "a simulcast target on the platform's own RTMP ingest (issue 12, drill 5)",
+      { simulcast_targets: [{ url: 'rtmp://127.0.0.1:1935/app', stream_key: 'another-streams-key' }] },
+      ["simulcast_targets[0].url: it is this platform's own RTMP ingest"],
+    ],
+    [
+      'a simulcast target on localhost at the RTMP port (the default port)',
+      { simulcast_targets: [{ url: 'rtmp://localhost/app' }] },
+      ["simulcast_targets[0].url: it is this platform's own RTMP ingest"],
+    ],
+    [
+      'a simulcast target on the cloud metadata address',
+      { simulcast_targets: [{ url: 'rtmp://169.254.169.254/app' }] },
+      ['simulcast_targets[0].url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to'],
+    ],
+    [
+      'a slate image on a private address (OUTBOUND_ALLOW=loopback)',
+      { reconnect_slate_url: 'http://10.0.0.8/slate.png' },
+      ['reconnect_slate_url: 10.0.0.8 is a private address, which this platform does not connect to (OUTBOUND_ALLOW)'],
+    ],
     [
       'two generated subtitles',
       { generated_subtitles: [{ transcription_vocabulary_ids: [] }, { transcription_vocabulary_ids: [] }] },
@@ -243,6 +265,21 @@ describe.each([
     expect((await rejection(targets.get({ live_stream_id: stream.id, simulcast_target_id: target.id }))).messages).toEqual(['Simulcast target not found']);
     const types = (await events(target.id)).map((e) => e.type);
     expect(types).toEqual(['video.live_stream.simulcast_target.created', 'video.live_stream.simulcast_target.deleted']);
+  });
+
+  it("refuses a simulcast target on the platform's own RTMP ingest and a slate on a refused address (400), changing nothing", async () => {
+    const stream = await create();
+    const own = await rejection(targets.create({ live_stream_id: stream.id, target: { url: 'rtmp://[::1]:1935/app', stream_key: 'k' } }));
+    expect(own.code).toBe(ErrorCode.INVALID_PARAMETERS);
+    expect(own.messages).toEqual(["url: it is this platform's own RTMP ingest"]);
+    // another loopback port is allowed with OUTBOUND_ALLOW=loopback (a second RTMP server on the same machine)
+    await targets.create({ live_stream_id: stream.id, target: { url: 'rtmp://127.0.0.1:1936/app', stream_key: 'k' } });
+    const slate = await rejection(service.update({ id: stream.id, reconnect_slate_url: 'http://169.254.169.254/latest/meta-data/' }));
+    expect(slate.code).toBe(ErrorCode.INVALID_PARAMETERS);
+    expect(slate.messages).toEqual(['reconnect_slate_url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to']);
+    const after = await service.get(stream.id);
+    expect(after.reconnect_slate_url).toBeUndefined();
+    expect(after.simulcast_targets).toEqual([expect.objectContaining({ url: 'rtmp://127.0.0.1:1936/app' })]);
   });
 
   it('deletes a stream with its playback ids and targets, emitting video.live_stream.deleted', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError } from '@platform/errors';
+import { DomainError, ErrorCode } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { assets, live } from '@platform/proto';
@@ -10,6 +10,7 @@ import { GeneratedSubtitles, GeneratedTrackStatuses, generatedTextTracks } from 
 import { LiveStreamEntity, LiveStreamStatus, SimulcastTargetEntity } from './live-stream.entity';
 import { emitLiveStreamEvent, LIVE_STREAM_EVENTS, LiveStreamEventType } from './live-stream-events';
 import { toLiveStreamMessage } from './live-stream.mapper';
+import { OutboundPolicy } from './outbound-policy';
 import { LiveStreamChanges, LiveStreamRecord, LiveStreamRepository } from './live-stream.repository';
 import {
   checkMaxContinuousDuration,
@@ -44,6 +45,7 @@ export class LiveStreamsService {
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
     @Inject(ASSETS_PORT) private readonly assets: AssetsPort,
     @Inject(TranscriptionVocabulariesService) private readonly vocabularies: TranscriptionVocabulariesService,
+    @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
   ) {}
 
   async create(r: live.CreateLiveStreamRequest): Promise<live.LiveStream> {
@@ -53,10 +55,10 @@ export class LiveStreamsService {
     checkReconnectWindow(r.reconnect_window, invalid);
     checkMaxContinuousDuration(r.max_continuous_duration, invalid);
     checkPassthrough('passthrough', r.passthrough, invalid);
-    checkSlateUrl(r.reconnect_slate_url, invalid);
+    checkSlateUrl(r.reconnect_slate_url, invalid, this.outbound);
     const embedded = validEmbeddedSubtitles(r.embedded_subtitles ?? [], invalid);
     const generated = validGeneratedSubtitles(r.generated_subtitles ?? [], invalid);
-    (r.simulcast_targets ?? []).forEach((t, i) => checkSimulcastTarget(t, `simulcast_targets[${i}]`, invalid));
+    (r.simulcast_targets ?? []).forEach((t, i) => checkSimulcastTarget(t, `simulcast_targets[${i}]`, invalid, this.outbound));
     throwIfInvalid(invalid);
     await this.checkVocabularies(generated);
     const id = newId();
@@ -126,7 +128,7 @@ export class LiveStreamsService {
     checkReconnectWindow(r.reconnect_window, invalid);
     checkMaxContinuousDuration(r.max_continuous_duration, invalid);
     checkPassthrough('passthrough', r.passthrough, invalid);
-    checkSlateUrl(r.reconnect_slate_url, invalid);
+    checkSlateUrl(r.reconnect_slate_url, invalid, this.outbound);
     throwIfInvalid(invalid);
     const changes: LiveStreamChanges = {
       ...(r.passthrough !== undefined ? { passthrough: r.passthrough === '' ? null : r.passthrough } : {}),
@@ -389,7 +391,7 @@ export class LiveStreamsService {
         try {
           await this.vocabularies.get(vocabularyId);
         } catch (err) {
-          if (err instanceof DomainError && err.code === 'NOT_FOUND')
+          if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)
             missing.push(`generated_subtitles[${i}].transcription_vocabulary_ids: no transcription vocabulary ${vocabularyId}`);
           else throw err;
         }
