@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PlatformConfig } from '@platform/config';
-import { logLevels, runStandalone } from '@platform/grpc';
+import { drainHttpOnClose, logLevels, runStandalone } from '@platform/grpc';
 import { AppModule } from './app.module';
 import { setupGateway } from './setup-gateway';
 
@@ -11,7 +11,7 @@ export async function bootstrap(config: PlatformConfig): Promise<INestApplicatio
   const app = await NestFactory.create(AppModule.forRoot(config), { logger: logLevels(config), bodyParser: false });
   setupGateway(app);
   await app.listen(config.apiPort, config.host);
-  return app;
+  return drainHttpOnClose(app); // on SIGTERM: no new requests, those in flight finish, then the gRPC clients close
 }
 
 if (require.main === module) runStandalone('gateway', bootstrap);

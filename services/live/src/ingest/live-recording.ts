@@ -1,7 +1,8 @@
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { OutboundGuard } from '@platform/outbound';
-import { assetKeys, ObjectStore } from '@platform/storage';
+import { assetKeys, ObjectNotFoundError, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
 import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
@@ -10,6 +11,7 @@ import {
   LIVE_EDGE_MASTER,
   LIVE_VARIANT,
   liveMasterPlaylist,
+  parseRecordingPlaylist,
   PlaylistSegment,
   recordingPlaylist,
   SubtitlesRendition,
@@ -117,6 +119,64 @@ export class LiveRecording {
     }
   }
 
+  /**
+   * A recording a live process that is gone (crashed, or stopped) left open, rebuilt from what it
+   * stored: the recording playlist's segments (each span's number and type from its segment names,
+   * its start from when its first segment was stored, less that segment's length), the media of its
+   * first segment, local copies of the segments when captions or subtitles will read them, and the
+   * subtitles already written. Closing it, or a reconnect continuing it, goes on from there.
+   * Segments the gone process had not stored are lost.
+   */
+  static async restore(
+    assetId: string,
+    latencyMode: LatencyMode,
+    workDir: string,
+    tools: RecordingTools,
+    options: RecordingOptions = {},
+  ): Promise<LiveRecording> {
+    const recording = new LiveRecording(assetId, latencyMode, workDir, tools, options);
+    await recording.load();
+    return recording;
+  }
+
+  private async load(): Promise<void> {
+    const { store } = this.tools;
+    const playlist = await store.getBuffer(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/index.m3u8`)).catch((err: unknown) => {
+      if (err instanceof ObjectNotFoundError) return Buffer.alloc(0);
+      throw err;
+    });
+    const listed = parseRecordingPlaylist(playlist.toString('utf8'));
+    if (listed.length === 0) return;
+    await fsp.mkdir(this.workDir, { recursive: true });
+    const spans: Array<Span | undefined> = [];
+    for (const segment of listed) {
+      const named = /^(s|slate)(\d+)_/.exec(segment.name);
+      if (!named) throw new Error(`${segment.name} is not a segment of a recording`);
+      const span = Number(named[2]) - 1;
+      if (!spans[span]) {
+        const stored = await store.stat(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${segment.name}`));
+        const end = stored?.lastModified.getTime() ?? Date.now();
+        spans[span] = { type: named[1] === 'slate' ? 'slate' : 'content', startedAt: new Date(end - segment.duration * 1000) };
+      }
+      this.segments.push({ ...segment, span });
+    }
+    // spans that stored nothing keep their place (the numbers of later segments name them)
+    for (let i = 0; i < spans.length; i++) this.spans.push(spans[i] ?? { type: 'content', startedAt: spans[i - 1]?.startedAt ?? new Date() });
+    this.masterWritten = true;
+    const local = this.captions.length > 0 || this.generated !== undefined;
+    const first = this.segments.find((s) => this.spans[s.span].type === 'content') ?? this.segments[0];
+    for (const segment of this.segments) if (local || segment === first) await this.localCopy(segment.name);
+    this.facts = await probeMedia(this.tools.ffprobePath, path.join(this.workDir, first.name));
+    await this.generated?.restore(this.segments.map((s) => ({ ...s, file: path.join(this.workDir, s.name), content: this.spans[s.span].type === 'content' })));
+  }
+
+  /** The stored segment in the work folder (it may still be there from before). */
+  private async localCopy(name: string): Promise<void> {
+    const file = path.join(this.workDir, name);
+    if (fs.existsSync(file)) return;
+    await this.tools.store.getFile(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${name}`), file);
+  }
+
   private get captions(): readonly CaptionChannel[] {
     return this.options.captions ?? [];
   }
@@ -198,8 +258,13 @@ export class LiveRecording {
 
   /** The recording's local files are removed (and any recognizer still running stopped). */
   async dispose(): Promise<void> {
-    this.generated?.kill();
+    this.halt();
     await fsp.rm(this.workDir, { recursive: true, force: true });
+  }
+
+  /** The service stops: recognizers end, local files stay (the recording is restored from the store and them). */
+  halt(): void {
+    this.generated?.kill();
   }
 
   /** Stores a text track's WebVTT where the playback host serves it: `{playback_id}/text/{track_id}.vtt`. */

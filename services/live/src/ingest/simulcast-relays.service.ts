@@ -71,6 +71,19 @@ export class SimulcastRelays {
     for (const id of targetIds) await this.states.move(liveStreamId, id, { status: 'idle' });
   }
 
+  /**
+   * A recording taken over from a gone process: its targets are idle again (its relays went with
+   * it), except those that failed fatally, returned (kept errored until the recording ends).
+   */
+  async resetTargets(liveStreamId: string): Promise<string[]> {
+    const fatal: string[] = [];
+    for (const target of await this.states.targetsOf(liveStreamId)) {
+      if (target.status === 'errored' && target.errorSeverity === 'fatal') fatal.push(target.id);
+      else await this.states.move(liveStreamId, target.id, { status: 'idle' });
+    }
+    return fatal;
+  }
+
   /** Whether a connection from this loopback port is one of the relays' own (a target looping back into the ingest). */
   isRelayConnection(remoteAddress: string, remotePort: number): boolean {
     return this.upstreamPorts.has(remotePort) && this.outbound.isOwnIngest(remoteAddress, this.config.rtmpPort);

@@ -9,6 +9,7 @@ import { LiveStreamPlaybackIdsService } from './live-stream-playback-ids.service
 import { LiveStreamRepository } from './live-stream.repository';
 import { LiveStreamsGrpcController } from './live-streams.grpc-controller';
 import { LiveStreamsService } from './live-streams.service';
+import { LiveStreamIngest } from './live-stream-ingest.service';
 import { OutboundPolicy } from './outbound-policy';
 import { SimulcastTargetStates, SimulcastTargetsService } from './simulcast-targets.service';
 import { VocabularyEventsConsumer } from './vocabulary-events.consumer';
@@ -27,6 +28,7 @@ const ASSETS_GRPC = 'grpc-client:assets';
   controllers: [LiveStreamsGrpcController],
   providers: [
     LiveStreamsService,
+    LiveStreamIngest,
     LiveStreamPlaybackIdsService,
     SimulcastTargetsService,
     SimulcastTargetStates,
@@ -45,6 +47,6 @@ const ASSETS_GRPC = 'grpc-client:assets';
     { provide: ASSETS_PORT, useClass: GrpcAssets },
     { provide: OutboundPolicy, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new OutboundPolicy(config.outboundAllow, config.rtmpPort) },
   ],
-  exports: [LiveStreamsService, SimulcastTargetStates, LiveStreamRepository, ASSETS_PORT, OutboundPolicy],
+  exports: [LiveStreamsService, LiveStreamIngest, SimulcastTargetStates, LiveStreamRepository, ASSETS_PORT, OutboundPolicy],
 })
 export class LiveStreamsModule {}
