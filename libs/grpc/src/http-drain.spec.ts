@@ -1,6 +1,19 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { drainHttpServer } from './http-drain';
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { drainHttpOnClose, drainHttpServer } from './http-drain';
+
+@Controller()
+class StallingController {
+  @Get('stall')
+  stall(): Promise<void> {
+    return new Promise(() => undefined); // an upload still streaming
+  }
+}
+
+@Module({ controllers: [StallingController] })
+class StallingModule {}
 
 describe('drainHttpServer', () => {
   it('stops taking requests, lets one in flight finish, and closes what is still running after the grace time', async () => {
@@ -31,5 +44,22 @@ describe('drainHttpServer', () => {
     expect(took).toBeLessThan(5000); // not the 65 s of an idle keep-alive connection
     await expect(fetch(url('/quick'))).rejects.toThrow();
     idle.destroy();
+  });
+});
+
+describe('drainHttpOnClose', () => {
+  it('closes a Nest app with a request in flight within the grace time (its app object ignores method assignments)', async () => {
+    const app = await NestFactory.create(StallingModule, { logger: false });
+    await app.listen(0, '127.0.0.1');
+    const { port } = (app.getHttpServer() as http.Server).address() as AddressInfo;
+    const stalled = fetch(`http://127.0.0.1:${port}/stall`).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await drainHttpOnClose(app, 300).close();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await stalled).toBe('cut');
   });
 });

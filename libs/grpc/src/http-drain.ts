@@ -18,12 +18,15 @@ export async function drainHttpServer(server: Server, ms = HTTP_DRAIN_MS): Promi
   clearTimeout(timer);
 }
 
-/** Makes `app.close()` drain its HTTP server first (drainHttpServer), then run the service's shutdown hooks. */
-export function drainHttpOnClose<T extends INestApplication>(app: T): T {
-  const close = app.close.bind(app);
-  app.close = async () => {
-    await drainHttpServer(app.getHttpServer() as Server);
-    await close();
+/**
+ * The app to close, its HTTP server drained first (drainHttpServer), then its shutdown hooks run.
+ * A wrapper: Nest's application object is a proxy that ignores assignments to its methods.
+ */
+export function drainHttpOnClose(app: INestApplication, ms = HTTP_DRAIN_MS): { close(): Promise<void> } {
+  return {
+    close: async () => {
+      await drainHttpServer(app.getHttpServer() as Server, ms);
+      await app.close();
+    },
   };
-  return app;
 }

@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import Mux from '@mux/mux-node';
+import { eventually } from './encoder';
+import { ReceivedWebhook } from './webhook-receiver';
+
+type LiveStream = Awaited<ReturnType<Mux['video']['liveStreams']['retrieve']>>;
+type Asset = Awaited<ReturnType<Mux['video']['assets']['retrieve']>>;
+
+interface WebhookBody {
+  id: string;
+  type: string;
+  object: { id: string };
+}
+
+/** How many distinct events of each type the receiver got for an object (a redelivery of one event counts once). */
+export function eventCounts(webhooks: ReceivedWebhook[], objectId: string): Record<string, number> {
+  const ids = new Map<string, Set<string>>();
+  for (const w of webhooks) {
+    const body = JSON.parse(w.body) as WebhookBody;
+    if (body.object.id !== objectId) continue;
+    if (!ids.has(body.type)) ids.set(body.type, new Set());
+    ids.get(body.type)!.add(body.id);
+  }
+  return Object.fromEntries([...ids].map(([type, set]) => [type, set.size]));
+}
+
+/** The types of the webhooks of an object, in the order received (distinct events). */
+export function eventTypes(webhooks: ReceivedWebhook[], objectId: string): string[] {
+  const seen = new Set<string>();
+  const types: string[] = [];
+  for (const w of webhooks) {
+    const body = JSON.parse(w.body) as WebhookBody;
+    if (body.object.id !== objectId || seen.has(body.id)) continue;
+    seen.add(body.id);
+    types.push(body.type);
+  }
+  return types;
+}
+
+export async function streamWhen(mux: Mux, id: string, until: (s: LiveStream) => boolean, timeoutMs = 90_000): Promise<LiveStream> {
+  return eventually(() => mux.video.liveStreams.retrieve(id), until, timeoutMs);
+}
+
+export async function assetWhen(mux: Mux, id: string, until: (a: Asset) => boolean, timeoutMs = 90_000): Promise<Asset> {
+  return eventually(() => mux.video.assets.retrieve(id), until, timeoutMs);
+}
+
+/** Waits until the receiver has the webhook types for the object (or the time runs out), then returns the counts. */
+export async function webhooksOnce(read: () => ReceivedWebhook[], objectId: string, types: string[], timeoutMs = 30_000): Promise<Record<string, number>> {
+  return eventually(
+    () => Promise.resolve(eventCounts(read(), objectId)),
+    (counts) => types.every((t) => (counts[t] ?? 0) >= 1),
+    timeoutMs,
+  );
+}
+
+/** Command lines of the running processes that contain `needle`, except `exceptPids`. */
+export function processesWith(needle: string, exceptPids: number[] = []): string[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.includes(needle) && !exceptPids.includes(Number(l.split(/\s+/)[0])) && !l.includes('ps -eo'));
+}
