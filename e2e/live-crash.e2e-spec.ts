@@ -6,7 +6,7 @@ import path from 'node:path';
 import Mux from '@mux/mux-node';
 import { platform, sdk } from './support/context';
 import { Encoder, eventually, pushRtmp } from './support/encoder';
-import { assetWhen, eventCounts, eventTypes, processesWith, streamWhen, webhooksOnce } from './support/live-drills';
+import { assetWhen, eventCounts, eventTypes, healthyAgain, processesWith, streamWhen, webhooksOnce } from './support/live-drills';
 import { RunningPlatform, startPlatform } from './support/platform-process';
 import { childPid, gone } from './support/processes';
 import { uploadWhen } from './support/uploads';
@@ -125,6 +125,7 @@ describe('live streams through a crash or a stop of the live service', () => {
       await gone(pid!);
       const pushed = (Date.now() - pushedAt) / 1000;
       await encoder.exited; // dropped with the process
+      await healthyAgain(platform.baseUrl); // start-services.js restarts it, as Kubernetes restarts a pod
       await expectClosedOnce(mux, hooks, stream.id, assetId, pushed);
     });
 
@@ -143,6 +144,7 @@ describe('live streams through a crash or a stop of the live service', () => {
       const pushed = (Date.now() - pushedAt) / 1000;
       await encoder.exited;
       expect(orphans(env(), encoders)).toEqual([]);
+      await healthyAgain(platform.baseUrl);
       await expectClosedOnce(mux, hooks, stream.id, assetId, pushed);
     });
   } else {

@@ -61,3 +61,17 @@ export function processesWith(needle: string, exceptPids: number[] = []): string
     .map((l) => l.trim())
     .filter((l) => l.includes(needle) && !exceptPids.includes(Number(l.split(/\s+/)[0])) && !l.includes('ps -eo'));
 }
+
+/** Waits until the platform's health check answers 200 again (a restarted service is back). */
+export async function healthyAgain(baseUrl: string, timeoutMs = 90_000): Promise<void> {
+  const status = await eventually(
+    () =>
+      fetch(`${baseUrl}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    (s) => s === 200,
+    timeoutMs,
+  );
+  expect(status).toBe(200);
+}
