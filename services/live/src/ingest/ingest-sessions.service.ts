@@ -297,14 +297,16 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
 
   /** Keeps this process's streams; a stream another process took over is let go here (its recording closed, nothing else). */
   private async renewLeases(): Promise<void> {
-    const mine = [...new Set([...this.held.keys(), ...[...this.running.values()].map((r) => r.streamId)])];
+    // a completed session's encoder stays on for its last 60 s, but its stream is idle: nothing to hold
+    const live = [...this.running.values()].filter((r) => !r.completed).map((r) => r.streamId);
+    const mine = [...new Set([...this.held.keys(), ...live])];
     if (mine.length === 0 || this.stopping) return;
     try {
       const kept = await this.ingest.renewLeases(this.owner, mine);
       for (const streamId of mine.filter((id) => !kept.has(id))) {
         this.logger.warn(`live stream ${streamId}: taken over by another live service process; closing this one's recording`);
         for (const running of this.running.values()) {
-          if (running.streamId !== streamId) continue;
+          if (running.streamId !== streamId || running.completed) continue;
           running.endedBy = 'another live service process took the stream over';
           running.session.drop();
         }
