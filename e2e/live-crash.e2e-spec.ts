@@ -6,9 +6,10 @@ import path from 'node:path';
 import Mux from '@mux/mux-node';
 import { platform, sdk } from './support/context';
 import { Encoder, eventually, pushRtmp } from './support/encoder';
-import { assetWhen, eventCounts, eventTypes, healthyAgain, processesWith, streamWhen, webhooksOnce } from './support/live-drills';
+import { assetWhen, descendantPids, eventCounts, eventTypes, healthyAgain, processesWith, stillRunning, streamWhen, webhooksOnce } from './support/live-drills';
 import { RunningPlatform, startPlatform } from './support/platform-process';
 import { childPid, gone } from './support/processes';
+import { cueText, pushRtmpSpeech, spokenEnglish, wordsHeardIn } from './support/speech';
 import { uploadWhen } from './support/uploads';
 import { ReceivedWebhook, receivedWebhooks, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
@@ -137,12 +138,15 @@ describe('live streams through a crash or a stop of the live service', () => {
       const assetId = (await streamWhen(mux, stream.id, (s) => s.status === 'active' && !!s.active_asset_id, 30_000)).active_asset_id!;
       await recordedAtLeast(streamBase(), mux, assetId, 3);
       const pid = livePid()!;
+      const children = descendantPids(pid);
+      expect(children.length).toBeGreaterThan(0); // its packager
       const stoppedAt = Date.now();
       process.kill(pid, 'SIGTERM');
       await gone(pid, SHUTDOWN_DEADLINE_MS + 5000);
       expect(Date.now() - stoppedAt).toBeLessThan(SHUTDOWN_DEADLINE_MS);
       const pushed = (Date.now() - pushedAt) / 1000;
       await encoder.exited;
+      expect(stillRunning(children)).toEqual([]);
       expect(orphans(env(), encoders)).toEqual([]);
       await healthyAgain(platform.baseUrl);
       await expectClosedOnce(mux, hooks, stream.id, assetId, pushed);
@@ -243,11 +247,14 @@ describe('live streams through a crash or a stop of the live service', () => {
       const stalled = stalledChunk(upload.url!, file.subarray(0, half), `bytes 0-${half - 1}/${file.length}`, 256 * 1024);
       await new Promise((r) => setTimeout(r, 500));
 
+      const children = descendantPids(own!.pid);
+      expect(children.length).toBeGreaterThan(0); // its packager
       const stoppedAt = Date.now();
       process.kill(own!.pid, 'SIGTERM');
       await gone(own!.pid, SHUTDOWN_DEADLINE_MS + 5000);
       expect(Date.now() - stoppedAt).toBeLessThan(SHUTDOWN_DEADLINE_MS);
       await own!.stop();
+      expect(stillRunning(children)).toEqual([]);
       const pushed = (Date.now() - pushedAt) / 1000;
       await stalled;
       await Promise.all(encoders.map((e) => e.exited));
@@ -262,6 +269,33 @@ describe('live streams through a crash or a stop of the live service', () => {
       expect(await upchunkPut(upload.url!, file.subarray(0, half), `bytes 0-${half - 1}/${file.length}`)).toBe(308);
       expect(await upchunkPut(upload.url!, file.subarray(half), `bytes ${half}-${file.length - 1}/${file.length}`)).toBe(200);
       expect((await uploadWhen(after, upload.id, (u) => u.status !== 'waiting')).status).toBe('asset_created');
+    });
+
+    it('SIGTERM while a recording’s generated_live_final subtitles are being made: the next start resumes them, and the track becomes ready', async () => {
+      const mux = client(own!);
+      const wav = await spokenEnglish(dataDir);
+      const stream = await mux.video.liveStreams.create({ ...settings, reconnect_window: 0, generated_subtitles: [{}] });
+      const encoder = pushRtmpSpeech(stream.stream_key, wav, 4, own!.env.RTMP_PORT);
+      encoders.push(encoder);
+      const assetId = (await streamWhen(mux, stream.id, (s) => s.status === 'active' && !!s.active_asset_id, 30_000)).active_asset_id!;
+      await encoder.exited;
+      const ready = await assetWhen(mux, assetId, (a) => a.status === 'ready', 60_000);
+      const finalTrack = () => ready.tracks!.find((t) => t.text_source === 'generated_live_final')!;
+      expect(finalTrack().status).toBe('preparing'); // the whole recording is being heard again now
+
+      const children = descendantPids(own!.pid);
+      expect(children.length).toBeGreaterThan(0); // the recognizer hearing the recording again
+      process.kill(own!.pid, 'SIGTERM');
+      await gone(own!.pid, SHUTDOWN_DEADLINE_MS + 5000);
+      await own!.stop();
+      expect(stillRunning(children)).toEqual([]);
+      own = await startPlatform('embedded', own!.env);
+      const after = client(own);
+      const done = await assetWhen(after, assetId, (a) => a.tracks!.some((t) => t.id === finalTrack().id && t.status !== 'preparing'), 120_000);
+      expect(done.tracks!.find((t) => t.id === finalTrack().id)).toMatchObject({ status: 'ready', text_source: 'generated_live_final' });
+      const vtt = await (await fetch(`${own.streamUrl}/${done.playback_ids![0].id}/text/${finalTrack().id}.vtt`)).text();
+      expect(wordsHeardIn(cueText(vtt)).length).toBeGreaterThanOrEqual(3);
+      expect((await webhooksOnce(hooks, finalTrack().id!, ['video.asset.track.ready']))['video.asset.track.ready']).toBe(1);
     });
   }
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import Mux from '@mux/mux-node';
 import { eventually } from './encoder';
 import { ReceivedWebhook } from './webhook-receiver';
@@ -74,4 +75,33 @@ export async function healthyAgain(baseUrl: string, timeoutMs = 90_000): Promise
     timeoutMs,
   );
   expect(status).toBe(200);
+}
+
+/** Pids of every process under `rootPid` now (its children, theirs, …). */
+export function descendantPids(rootPid: number): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number))
+    .filter(([pid]) => pid > 0);
+  const found = new Set([rootPid]);
+  let size = 0;
+  while (found.size !== size) {
+    size = found.size;
+    for (const [pid, ppid] of rows) if (found.has(ppid)) found.add(pid);
+  }
+  found.delete(rootPid);
+  return [...found];
+}
+
+/** Those of `pids` that still run (a zombie waiting to be reaped does not). */
+export function stillRunning(pids: number[]): string[] {
+  return pids.flatMap((pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') return [];
+      return [fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim()];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -5,6 +5,7 @@ import { LivePlaybackIdEntity, LiveStreamEntity, SimulcastTargetEntity } from '.
 import { CreateLiveStreams1732600000100 } from './migrations/1732600000100-create-live-streams';
 import { LiveStreamComplete1732600000200 } from './migrations/1732600000200-live-stream-complete';
 import { LiveStreamIngestLease1732600000300 } from './migrations/1732600000300-live-stream-ingest-lease';
+import { FinalSubtitlePasses1732600000400 } from './migrations/1732600000400-final-subtitle-passes';
 import { SCHEMA } from './schema';
 import { TranscriptionVocabularyEntity } from './transcription-vocabularies/transcription-vocabulary.entity';
 
@@ -16,6 +17,7 @@ export const liveDatabase: ServiceDatabaseOptions = {
     CreateLiveStreams1732600000100,
     LiveStreamComplete1732600000200,
     LiveStreamIngestLease1732600000300,
+    FinalSubtitlePasses1732600000400,
     ...outboxMigrations(SCHEMA),
   ],
 };

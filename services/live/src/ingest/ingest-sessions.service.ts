@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { DomainError } from '@platform/errors';
@@ -66,8 +64,6 @@ interface Held extends OpenRecording {
 @Injectable()
 export class IngestSessions implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('RtmpIngest');
-  /** This process, as the owner of the streams it serves. */
-  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly running = new Map<string, Running>();
   private readonly held = new Map<string, Held>();
   /** Recordings being restored from the store, by stream (an admission waits for its stream's). */
@@ -88,6 +84,11 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     @Inject(SimulcastRelays) private readonly relays: SimulcastRelays,
     @Inject(SrtBridgeTokens) private readonly srtBridges: SrtBridgeTokens,
   ) {}
+
+  /** This process, as the owner of the streams it serves. */
+  private get owner(): string {
+    return this.recordings.owner;
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.server = new RtmpServer({
@@ -129,7 +130,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     }
     for (const held of this.held.values()) held.recording.halt();
     this.held.clear();
-    this.recordings.stop();
+    await this.recordings.stop();
     this.logger.log(`stopped: ${sessions.length} encoder session(s) ended, their streams left for the next start`);
   }
 
@@ -273,6 +274,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
 
   private async checkRunning(): Promise<void> {
     await this.renewLeases();
+    await this.recordings.renewPasses().catch((err: unknown) => this.logger.warn(`renewing final subtitle passes: ${String(err)}`));
     for (const streamId of [...this.held.keys()]) {
       try {
         if (await this.ingest.completionRequested(streamId)) await this.complete(streamId);
@@ -325,6 +327,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
 
   private async reconcileOnce(): Promise<void> {
     if (this.stopping) return;
+    await this.recordings.resumePasses().catch((err: unknown) => this.logger.warn(`resuming final subtitle passes: ${String(err)}`));
     try {
       for (const id of await this.ingest.findOrphans(this.owner)) {
         if (this.stopping) return;

@@ -51,6 +51,7 @@ describe('transcription vocabularies on real Postgres', () => {
         table_name: string;
       }>;
       expect(tables.map((t) => t.table_name)).toEqual([
+        'final_subtitle_passes',
         'live_streams',
         'migrations',
         'outbox',
