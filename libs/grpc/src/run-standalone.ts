@@ -27,16 +27,13 @@ export function runStandalone(name: string, bootstrap: (config: PlatformConfig) 
     await getEventBus(config).start();
     return app;
   })();
-  handleShutdownSignals(
-    async () => {
-      const app = await started;
-      // delivery stops first (a handler must not run against a service closing under it; events
-      // not handled stay with the broker), then the service closes
-      await closeEventBus();
-      await app.close();
-    },
-    { log: (message) => console.error(`[${name}] ${message}`) },
-  );
+  handleShutdownSignals(async () => {
+    const app = await started;
+    // delivery stops first (a handler must not run against a service closing under it; events
+    // not handled stay with the broker), then the service closes
+    await closeEventBus();
+    await app.close();
+  });
   started.catch((err: unknown) => {
     console.error(`${name} failed to start:`, err);
     process.exit(1);
