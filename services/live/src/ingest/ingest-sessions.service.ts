@@ -306,7 +306,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     try {
       const kept = await this.ingest.renewLeases(this.owner, mine);
       for (const streamId of mine.filter((id) => !kept.has(id))) {
-        this.logger.warn(`live stream ${streamId}: taken over by another live service process; closing this one's recording`);
+        this.logger.warn(`live stream ${streamId}: no longer held here (taken over by another live service process, or deleted); closing its recording here`);
         for (const running of this.running.values()) {
           if (running.streamId !== streamId || running.completed) continue;
           running.endedBy = 'another live service process took the stream over';
