@@ -1,17 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { DomainError } from '@platform/errors';
-import { LiveStreamEntity } from '../live-streams/live-stream.entity';
 import { LiveStreamIngest } from '../live-streams/live-stream-ingest.service';
 import { LiveStreamsService } from '../live-streams/live-streams.service';
-import { HlsPackager } from './hls-packager';
-import { LiveRecording } from './live-recording';
-import { LiveRecordings, OpenRecording } from './live-recordings.service';
+import { Held, IngestState, Running } from './ingest-state';
+import { LiveRecordings } from './live-recordings.service';
 import { PublishSession, redactStreamPaths, RtmpServer } from './rtmp-server';
-import { SimulcastRelay } from './simulcast-relay';
 import { SimulcastRelays } from './simulcast-relays.service';
 import { slateEnabled } from './slate';
 import { ingestPathOf, SrtBridgeTokens } from './stream-path';
+import { StreamTakeovers, TakeoverHost } from './stream-takeovers';
 
 /** How often running sessions are checked against their stream (key reset, disabled, deleted, limits) and their leases renewed. */
 export const SESSION_CHECK_MS = 1000;
@@ -19,29 +17,6 @@ export const SESSION_CHECK_MS = 1000;
 export const RECONCILE_MS = 2000;
 /** A recording whose close failed because a service was unreachable is closed again this much later. */
 const CLOSE_RETRY_MS = 5000;
-
-interface Running {
-  session: PublishSession;
-  streamId: string;
-  key: string;
-  startedAt: Date;
-  recording: LiveRecording;
-  packager?: HlsPackager;
-  relays: SimulcastRelay[];
-  /** Set when the platform ended the session (no reconnect window then). */
-  endedBy?: string;
-  /** `complete` closed the recording; the encoder stays connected until its 60 s are over. */
-  completed?: boolean;
-}
-
-interface Held extends OpenRecording {
-  /** While the encoder is away: the end of the reconnect window (or the next try at closing). */
-  window?: NodeJS.Timeout;
-  /** Simulcast targets that failed fatally: not tried again for this recording. */
-  fatalTargets: Set<string>;
-  /** Set while the recording is being closed (a second close waits for nothing). */
-  closing?: boolean;
-}
 
 /**
  * RTMP ingest on RTMP_PORT. An encoder publishing to `/app/{stream_key}` (or an SRT bridge to
@@ -62,19 +37,18 @@ interface Held extends OpenRecording {
  * let go, disconnected, for the next process to take over at once.
  */
 @Injectable()
-export class IngestSessions implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class IngestSessions implements OnApplicationBootstrap, BeforeApplicationShutdown, TakeoverHost {
   private readonly logger = new Logger('RtmpIngest');
-  private readonly running = new Map<string, Running>();
-  private readonly held = new Map<string, Held>();
-  /** Recordings being restored from the store, by stream (an admission waits for its stream's). */
-  private readonly adopting = new Map<string, Promise<Held>>();
+  private readonly state = new IngestState();
+  private readonly running = this.state.running;
+  private readonly held = this.state.held;
+  private readonly takeovers: StreamTakeovers;
   /** Sessions that ended while still being admitted: their admission ends them once done. */
   private readonly endedEarly = new Set<string>();
   private server?: RtmpServer;
   private timer?: NodeJS.Timeout;
   private reconciler?: NodeJS.Timeout;
-  private reconciling?: Promise<void>;
-  private stopping = false;
+  stopping = false;
 
   constructor(
     @Inject(LiveStreamIngest) private readonly ingest: LiveStreamIngest,
@@ -83,10 +57,12 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(SimulcastRelays) private readonly relays: SimulcastRelays,
     @Inject(SrtBridgeTokens) private readonly srtBridges: SrtBridgeTokens,
-  ) {}
+  ) {
+    this.takeovers = new StreamTakeovers(this, this.state, ingest, recordings, relays);
+  }
 
   /** This process, as the owner of the streams it serves. */
-  private get owner(): string {
+  get owner(): string {
     return this.recordings.owner;
   }
 
@@ -101,8 +77,8 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     });
     await this.server.start();
     this.timer = setInterval(() => void this.checkRunning(), SESSION_CHECK_MS);
-    this.reconciler = setInterval(() => void this.reconcile(), RECONCILE_MS);
-    void this.reconcile();
+    this.reconciler = setInterval(() => void this.takeovers.reconcile(), RECONCILE_MS);
+    void this.takeovers.reconcile();
   }
 
   /**
@@ -115,7 +91,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     this.stopping = true;
     clearInterval(this.timer);
     clearInterval(this.reconciler);
-    await this.reconciling;
+    await this.takeovers.reconcile();
     for (const held of this.held.values()) clearTimeout(held.window);
     const sessions = [...this.running.values()];
     this.running.clear();
@@ -150,8 +126,8 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     if (this.hasEncoder(stream.id)) return this.refuse(session, 'the live stream already has an encoder');
     const claim = await this.ingest.claimForPublish(stream.id, this.owner);
     if (claim.busy) return this.refuse(session, 'the live stream already has an encoder (on another live service process)');
-    if (claim.orphan?.activeAssetId && !this.held.has(stream.id)) await this.adopt(claim.orphan, claim.orphan.activeAssetId);
-    await this.adopting.get(stream.id)?.catch(() => undefined);
+    if (claim.orphan?.activeAssetId && !this.held.has(stream.id)) await this.takeovers.adopt(claim.orphan, claim.orphan.activeAssetId);
+    await this.state.adopting.get(stream.id)?.catch(() => undefined);
     if (this.stopping) return this.refuse(session, 'the live service is stopping');
 
     let held = this.held.get(stream.id);
@@ -220,7 +196,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private openWindow(streamId: string, held: Held, ms: number): void {
+  openWindow(streamId: string, held: Held, ms: number): void {
     clearTimeout(held.window);
     held.window = setTimeout(() => void this.finish(streamId, false), Math.max(0, ms));
   }
@@ -232,8 +208,12 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     else await this.relays.release(running.streamId, fatal);
   }
 
+  letGo(streamId: string): void {
+    void this.finish(streamId, false, { lost: true });
+  }
+
   private hasEncoder(streamId: string): boolean {
-    return [...this.running.values()].some((r) => r.streamId === streamId);
+    return this.state.hasEncoder(streamId);
   }
 
   /**
@@ -273,7 +253,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async checkRunning(): Promise<void> {
-    await this.renewLeases();
+    await this.takeovers.renewLeases();
     await this.recordings.renewPasses().catch((err: unknown) => this.logger.warn(`renewing final subtitle passes: ${String(err)}`));
     for (const streamId of [...this.held.keys()]) {
       try {
@@ -295,71 +275,6 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
         this.logger.warn(`checking live stream ${running.streamId}: ${String(err)}`);
       }
     }
-  }
-
-  /** Keeps this process's streams; a stream another process took over is let go here (its recording closed, nothing else). */
-  private async renewLeases(): Promise<void> {
-    // a completed session's encoder stays on for its last 60 s, but its stream is idle: nothing to hold
-    const live = [...this.running.values()].filter((r) => !r.completed).map((r) => r.streamId);
-    const mine = [...new Set([...this.held.keys(), ...live])];
-    if (mine.length === 0 || this.stopping) return;
-    try {
-      const kept = await this.ingest.renewLeases(this.owner, mine);
-      for (const streamId of mine.filter((id) => !kept.has(id))) {
-        this.logger.warn(`live stream ${streamId}: no longer held here (taken over by another live service process, or deleted); closing its recording here`);
-        for (const running of this.running.values()) {
-          if (running.streamId !== streamId || running.completed) continue;
-          running.endedBy = 'another live service process took the stream over';
-          running.session.drop();
-        }
-        if (!this.hasEncoder(streamId)) void this.finish(streamId, false, { lost: true });
-      }
-    } catch (err) {
-      this.logger.warn(`renewing the ingest leases: ${String(err)}`);
-    }
-  }
-
-  /** Takes over the streams whose live process is gone (see the class comment); one run at a time. */
-  private reconcile(): Promise<void> {
-    this.reconciling ??= this.reconcileOnce().finally(() => (this.reconciling = undefined));
-    return this.reconciling;
-  }
-
-  private async reconcileOnce(): Promise<void> {
-    if (this.stopping) return;
-    await this.recordings.resumePasses().catch((err: unknown) => this.logger.warn(`resuming final subtitle passes: ${String(err)}`));
-    try {
-      for (const id of await this.ingest.findOrphans(this.owner)) {
-        if (this.stopping) return;
-        if (this.held.has(id) || this.hasEncoder(id) || this.adopting.has(id)) continue;
-        const stream = await this.ingest.claimOrphan(id, this.owner);
-        if (!stream) continue; // another process took it first
-        this.logger.log(`live stream ${id}: taking over from a live service process that is gone`);
-        if (!stream.activeAssetId) {
-          await this.ingest.markIdle(id, this.owner);
-          continue;
-        }
-        const held = await this.adopt(stream, stream.activeAssetId);
-        const windowEnd = (stream.disconnectedAt ?? new Date()).getTime() + stream.reconnectWindow * 1000;
-        const closeNow = stream.status !== 'active' || stream.completeRequestedAt !== null;
-        this.openWindow(id, held, closeNow ? 0 : windowEnd - Date.now());
-      }
-    } catch (err) {
-      this.logger.warn(`taking over streams of a gone live service process: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  /** The recording a gone process left, restored and held here; its simulcast targets are idle again (fatal ones kept for the recording). */
-  private adopt(stream: LiveStreamEntity, assetId: string): Promise<Held> {
-    const adopting = (async () => {
-      const open = await this.recordings.restore(stream, assetId);
-      const fatalTargets = new Set(await this.relays.resetTargets(stream.id));
-      const held: Held = { ...open, fatalTargets };
-      this.held.set(stream.id, held);
-      return held;
-    })();
-    this.adopting.set(stream.id, adopting);
-    return adopting.finally(() => this.adopting.delete(stream.id));
   }
 
   /** `complete`: the recording ends now (ready asset, stream idle); the encoder is dropped 60 s later by the check. */

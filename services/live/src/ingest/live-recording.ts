@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { OutboundGuard } from '@platform/outbound';
-import { assetKeys, ObjectNotFoundError, ObjectStore } from '@platform/storage';
+import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
 import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
@@ -11,24 +10,24 @@ import {
   LIVE_EDGE_MASTER,
   LIVE_VARIANT,
   liveMasterPlaylist,
-  parseRecordingPlaylist,
   PlaylistSegment,
   recordingPlaylist,
   SubtitlesRendition,
   WINDOW_VARIANT,
   windowPlaylist,
 } from './live-playlists';
+import { readStoredRecording, StoredRecording } from './recording-restore';
 import { downloadSlate, slateInput } from './slate';
 import { Cue } from './speech/cues';
 import { LiveCaptions, SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
 
 export type SpanType = 'content' | 'slate';
 
-interface ListedSegment extends PlaylistSegment {
+export interface ListedSegment extends PlaylistSegment {
   span: number;
 }
 
-interface Span {
+export interface Span {
   type: SpanType;
   startedAt: Date;
 }
@@ -135,46 +134,19 @@ export class LiveRecording {
     options: RecordingOptions = {},
   ): Promise<LiveRecording> {
     const recording = new LiveRecording(assetId, latencyMode, workDir, tools, options);
-    await recording.load();
+    const local = recording.captions.length > 0 || recording.generated !== undefined;
+    const stored = await readStoredRecording(assetId, workDir, tools, local);
+    if (stored) await recording.resume(stored);
     return recording;
   }
 
-  private async load(): Promise<void> {
-    const { store } = this.tools;
-    const playlist = await store.getBuffer(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/index.m3u8`)).catch((err: unknown) => {
-      if (err instanceof ObjectNotFoundError) return Buffer.alloc(0);
-      throw err;
-    });
-    const listed = parseRecordingPlaylist(playlist.toString('utf8'));
-    if (listed.length === 0) return;
-    await fsp.mkdir(this.workDir, { recursive: true });
-    const spans: Array<Span | undefined> = [];
-    for (const segment of listed) {
-      const named = /^(s|slate)(\d+)_/.exec(segment.name);
-      if (!named) throw new Error(`${segment.name} is not a segment of a recording`);
-      const span = Number(named[2]) - 1;
-      if (!spans[span]) {
-        const stored = await store.stat(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${segment.name}`));
-        const end = stored?.lastModified.getTime() ?? Date.now();
-        spans[span] = { type: named[1] === 'slate' ? 'slate' : 'content', startedAt: new Date(end - segment.duration * 1000) };
-      }
-      this.segments.push({ ...segment, span });
-    }
-    // spans that stored nothing keep their place (the numbers of later segments name them)
-    for (let i = 0; i < spans.length; i++) this.spans.push(spans[i] ?? { type: 'content', startedAt: spans[i - 1]?.startedAt ?? new Date() });
+  private async resume(stored: StoredRecording): Promise<void> {
+    this.segments.push(...stored.segments);
+    this.spans.push(...stored.spans);
+    this.facts = stored.facts;
     this.masterWritten = true;
-    const local = this.captions.length > 0 || this.generated !== undefined;
-    const first = this.segments.find((s) => this.spans[s.span].type === 'content') ?? this.segments[0];
-    for (const segment of this.segments) if (local || segment === first) await this.localCopy(segment.name);
-    this.facts = await probeMedia(this.tools.ffprobePath, path.join(this.workDir, first.name));
-    await this.generated?.restore(this.segments.map((s) => ({ ...s, file: path.join(this.workDir, s.name), content: this.spans[s.span].type === 'content' })));
-  }
-
-  /** The stored segment in the work folder (it may still be there from before). */
-  private async localCopy(name: string): Promise<void> {
-    const file = path.join(this.workDir, name);
-    if (fs.existsSync(file)) return;
-    await this.tools.store.getFile(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${name}`), file);
+    const content = (s: ListedSegment) => this.spans[s.span].type === 'content';
+    await this.generated?.restore(this.segments.map((s) => ({ ...s, file: path.join(this.workDir, s.name), content: content(s) })));
   }
 
   private get captions(): readonly CaptionChannel[] {
