@@ -120,6 +120,15 @@ describe('simulcast relaying', () => {
     });
     expect(atCreate.status).toBe(400);
     expect((await mux.video.liveStreams.retrieve(stream.id)).simulcast_targets ?? []).toEqual([]);
+    // the slate image is an outbound URL too: the cloud metadata address is never fetched
+    const slate = await api('POST', '/video/v1/live-streams', { body: { reconnect_slate_url: 'http://169.254.169.254/latest/meta-data/' } });
+    expect(slate.status).toBe(400);
+    expect(slate.body).toEqual({
+      error: {
+        type: 'invalid_parameters',
+        messages: ['reconnect_slate_url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to'],
+      },
+    });
     expect((await mux.video.liveStreams.retrieve(victim.id)).status).toBe('idle');
   });
 
