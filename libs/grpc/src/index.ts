@@ -5,6 +5,8 @@ export * from './health.module';
 export * from './readiness';
 export * from './start-grpc-service';
 export * from './http-server-timeouts';
+export * from './http-drain';
 export * from './platform-config.module';
 export * from './run-standalone';
+export * from './shutdown';
 export * from './placeholder.module';

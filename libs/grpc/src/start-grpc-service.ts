@@ -1,8 +1,10 @@
+import type { Server } from 'node:http';
 import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PlatformConfig, ServiceName } from '@platform/config';
 import { GrpcExceptionFilter } from './grpc-exception.filter';
 import { grpcServerOptions } from './grpc-options';
+import { drainHttpOnClose } from './http-drain';
 import { applyHttpServerTimeouts, HttpServerTimeouts } from './http-server-timeouts';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
@@ -40,7 +42,7 @@ export async function startGrpcService(
   app.useGlobalFilters(new GrpcExceptionFilter());
   app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: true });
   await app.startAllMicroservices();
-  applyHttpServerTimeouts(app.getHttpServer(), http);
+  applyHttpServerTimeouts(app.getHttpServer() as Server, http);
   await app.listen(http.port, http.host ?? config.host);
-  return app;
+  return drainHttpOnClose(app);
 }

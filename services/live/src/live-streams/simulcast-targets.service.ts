@@ -8,6 +8,7 @@ import { toSimulcastTargetMessage } from './live-stream.mapper';
 import { LiveStreamRepository } from './live-stream.repository';
 import { checkSimulcastTarget, throwIfInvalid } from './live-stream-settings';
 import { newTarget, notFound as streamNotFound } from './live-streams.service';
+import { OutboundPolicy } from './outbound-policy';
 
 /** Simulcast targets (spec 2.3, 4.3): created and deleted only while the stream is `idle` (spec 3). */
 @Injectable()
@@ -15,11 +16,12 @@ export class SimulcastTargetsService {
   constructor(
     @Inject(LiveStreamRepository) private readonly streams: LiveStreamRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
+    @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
   ) {}
 
   async create(r: live.CreateSimulcastTargetRequest): Promise<live.SimulcastTarget> {
     const invalid: string[] = [];
-    checkSimulcastTarget(r.target, 'simulcast_target', invalid);
+    checkSimulcastTarget(r.target, 'simulcast_target', invalid, this.outbound);
     throwIfInvalid(invalid.map((m) => m.replace(/^simulcast_target\./, '')));
     return this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, r.live_stream_id);
@@ -57,7 +59,8 @@ export class SimulcastTargetsService {
   }
 }
 
-export type TargetState = { status: Exclude<SimulcastStatus, 'errored'> } | { status: 'errored'; severity: 'normal' | 'fatal' };
+/** A target's next status; an error carries the reason (logged: the API has no field for it). */
+export type TargetState = { status: Exclude<SimulcastStatus, 'errored'> } | { status: 'errored'; severity: 'normal' | 'fatal'; reason?: string };
 
 /** How the relays of a live session move their targets (spec 3), each change with its event. */
 @Injectable()
