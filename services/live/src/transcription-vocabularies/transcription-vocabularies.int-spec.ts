@@ -67,7 +67,7 @@ describe('transcription vocabularies on real Postgres', () => {
       const applied = async () =>
         ((await dataSource.query(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
       const before = await applied();
-      expect(before).toHaveLength(liveDatabase.migrations.length);
+      expect(before).toHaveLength((liveDatabase.migrations as unknown[]).length);
 
       const again = await openDatabase(config(), liveDatabase);
       await again.destroy();
