@@ -2,6 +2,7 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { assets } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
+import { OutboundUrls } from '../outbound/outbound-urls';
 import { ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { ASSETS_CLIENT } from './assets-client';
 import { toAsset, toCreateAssetRequest, toInputInfo, toPlaybackId } from './asset.mapper';
@@ -26,12 +27,16 @@ import { refuseUnbuiltAssetFeatures, refuseUnbuiltPlaybackIdFeatures, refuseUnbu
 @ApiTags('Assets')
 @Controller('video/v1/assets')
 export class AssetsController {
-  constructor(@Inject(ASSETS_CLIENT) private readonly assets: assets.AssetsServiceClient) {}
+  constructor(
+    @Inject(ASSETS_CLIENT) private readonly assets: assets.AssetsServiceClient,
+    @Inject(OutboundUrls) private readonly outboundUrls: OutboundUrls,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create an asset from the URL of a media file' })
   @ZodResponse(201, 'The new asset, `preparing`', assetResponse)
   async create(@ZodBody(createAssetBody) body: CreateAssetBody) {
+    this.outboundUrls.checkAssetInputs(body);
     refuseUnbuiltAssetFeatures(body);
     return { data: toAsset(await firstValueFrom(this.assets.createAsset(toCreateAssetRequest(body)))) };
   }
