@@ -8,17 +8,19 @@ import Mux from '@mux/mux-node';
 import { Client } from 'pg';
 import { runningEmbeddedPostgresUrl } from '../libs/database/src/embedded-postgres';
 import { settledAsset } from './support/assets';
-import { platform } from './support/context';
 import { FileServer, makeClip, serveFiles } from './support/media';
-import { E2eMode, RunningPlatform, startPlatform } from './support/platform-process';
+import { RunningPlatform, startPlatform } from './support/platform-process';
 
 jest.setTimeout(300_000);
 
 const LOOPBACK_REFUSED = 'is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)';
 
 /**
- * Drill 5 of issue 12 under the chart's default, OUTBOUND_ALLOW=public: a platform of its own (in the
- * e2e mode), whose webhook endpoint and media server sit on loopback, where it must not connect.
+ * Drill 5 of issue 12 under the chart's default, OUTBOUND_ALLOW=public: a platform of its own, whose
+ * webhook endpoint and media server sit on loopback, where it must not connect. It runs embedded in
+ * both e2e modes: a second production platform would share the e2e platform's Kafka, whose consumer
+ * groups (transcoder, webhooks) would then split the two platforms' events between them. The guard is
+ * the same code in both modes (only the database and bus adapters differ).
  */
 describe('outbound URL guard with OUTBOUND_ALLOW=public', () => {
   let own: RunningPlatform;
@@ -39,7 +41,7 @@ describe('outbound URL guard with OUTBOUND_ALLOW=public', () => {
     });
     await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
     hooksUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
-    own = await startPlatform(platform.mode as E2eMode, {
+    own = await startPlatform('embedded', {
       OUTBOUND_ALLOW: 'public',
       WEBHOOK_URL: `${hooksUrl}/hooks?token=not-for-logs`,
       WEBHOOK_SECRET: 'outbound-e2e-secret',
@@ -90,7 +92,7 @@ describe('outbound URL guard with OUTBOUND_ALLOW=public', () => {
   });
 
   it('never posts a webhook to a refused WEBHOOK_URL: each attempt records why, the log says it once and warned at start', async () => {
-    const databaseUrl = own.env.DATABASE_URL ?? runningEmbeddedPostgresUrl(own.env.DATA_DIR)!;
+    const databaseUrl = runningEmbeddedPostgresUrl(own.env.DATA_DIR)!;
     const pg = new Client({ connectionString: databaseUrl });
     await pg.connect();
     try {
