@@ -8,7 +8,6 @@ import { PlaybackIdsService } from '../playback-ids/playback-ids.service';
 import { AssetProcessingService } from '../processing/asset-processing.service';
 import { InMemoryObjectStore } from './in-memory-object-store';
 import { InMemoryAssetRepository, InMemoryAssetWarningRepository, InMemoryPlaybackIdRepository } from './in-memory-repositories';
-import { AssetWarningRepository } from '../processing/asset-warning.repository';
 
 /** The services of this app over in-memory repositories, object store and unit of work. */
 export function assetsFixture() {

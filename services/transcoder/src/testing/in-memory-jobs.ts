@@ -41,7 +41,7 @@ export class InMemoryJobs implements Pick<JobRepository, keyof JobRepository> {
     return { ...job };
   }
 
-  async claim(worker: string, leaseSeconds: number, phase: JobPhase): Promise<JobEntity | undefined> {
+  claim(worker: string, leaseSeconds: number, phase: JobPhase): Promise<JobEntity | undefined> {
     const due = [...this.rows.values()]
       .filter(
         (j) =>
@@ -51,10 +51,10 @@ export class InMemoryJobs implements Pick<JobRepository, keyof JobRepository> {
       )
       .sort((a, b) => Number(a.playable) - Number(b.playable) || a.createdAt.getTime() - b.createdAt.getTime());
     const job = due[0];
-    if (!job) return undefined;
+    if (!job) return Promise.resolve(undefined);
     const status: JobStatus = job.playable ? 'playable' : 'running';
     Object.assign(job, { status, worker, leaseExpiresAt: this.lease(leaseSeconds), attempts: job.attempts + 1 });
-    return { ...job };
+    return Promise.resolve({ ...job });
   }
 
   async renew(id: string, worker: string, leaseSeconds: number): Promise<boolean> {
