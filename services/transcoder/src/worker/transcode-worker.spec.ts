@@ -192,9 +192,11 @@ describe('TranscodeWorker', () => {
   });
 
   it.each([
-    ['refuses the change (FAILED_PRECONDITION: the asset is ready)', 9, 'errored'],
-    ['no longer knows the asset (NOT_FOUND)', 5, 'cancelled'],
-  ])('ends the job when the assets service %s instead of retrying it as unreachable', async (_name, code, status) => {
+    ['refuses a change (FAILED_PRECONDITION) of an asset that plays: it stays ready, with a warning', 9, 'ready', 'errored'],
+    ['refuses a report (INVALID_ARGUMENT) of an asset that does not play yet: it is errored', 3, 'preparing', 'errored'],
+    ['no longer knows the asset (NOT_FOUND)', 5, undefined, 'cancelled'],
+  ])('ends the job at once when the assets service %s, instead of retrying it as unreachable', async (_name, code, assetStatus, status) => {
+    if (assetStatus) assets.addAsset('a1', { status: assetStatus });
     jobs.add({ id: 'j1', assetId: 'a1' });
     await worker.poll();
     await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
@@ -202,6 +204,10 @@ describe('TranscodeWorker', () => {
     await eventually(() => expect(row('j1').status).toBe(status));
     expect(row('j1')).toMatchObject({ attempts: 1, leaseExpiresAt: null });
     expect(row('j1').error).toContain('refused by the assets service');
+    expect(assets.warnings.map((w) => w.warning.type)).toEqual(assetStatus === 'ready' ? ['renditions_failed'] : []);
+    expect(assets.errored).toEqual(
+      assetStatus === 'preparing' ? [{ assetId: 'a1', errors: { type: 'unknown', messages: ['The input file could not be processed.'] } }] : [],
+    );
     jobs.now += 3600_000;
     await worker.poll();
     expect(pipeline.run).toHaveBeenCalledTimes(1);

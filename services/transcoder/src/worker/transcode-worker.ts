@@ -206,7 +206,9 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
       this.logger.warn(`job ${job.id}: assets service unreachable (${message}); trying again in ${UNREACHABLE_RETRY_SECONDS} s`);
       await this.jobs.requeue(job.id, this.id, { error: message, delaySeconds: UNREACHABLE_RETRY_SECONDS, refund: true });
     } else if (isRefusal(err)) {
-      await this.endRefused(job, err);
+      // An answer, not an outage: asking again cannot change it. The job ends now, the asset in a final state.
+      this.logger.warn(`job ${job.id} (asset ${job.assetId}): the assets service refused (${message}); the job ends`);
+      await this.endJob(job, `refused by the assets service: ${message}`, { userMessage: 'The input file could not be processed.', warningReason: message });
     } else {
       this.logger.warn(`job ${job.id}: ${job.phase} attempt ${job.attempts} failed: ${message}`);
       if (job.attempts >= this.config.transcoder.maxAttempts) await this.giveUp(job, message);
@@ -214,33 +216,38 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
     }
   }
 
-  /**
-   * Out of attempts (or a claim found more attempts than allowed: the workers kept dying). The job ends,
-   * whatever the asset's state: preparing → errored; ready (it plays from its source rendition) → stays
-   * ready, with a video.asset.warning; deleted → job cancelled. Only an unreachable assets service keeps it.
-   */
+  /** Out of attempts (or a claim found more attempts than allowed: the workers kept dying): the job ends. */
   private async giveUp(job: JobEntity, lastError: string): Promise<void> {
-    if (!(await this.jobs.renew(job.id, this.id, this.config.transcoder.leaseSeconds))) return;
     const attempts = this.config.transcoder.maxAttempts;
-    try {
-      const spec = await this.assets.getIngestSpec(job.assetId);
-      if (!spec) return await this.end(job, 'cancelled', lastError);
-      if (spec.status === 'ready') {
-        await this.assets.reportWarning(job.assetId, renditionsFailedWarning(`${attempts} attempts failed (${lastError})`));
-      } else if (spec.status === 'preparing') {
-        await this.assets.markErrored(job.assetId, { type: 'unknown', messages: [`The input file could not be processed after ${attempts} attempts.`] });
-      }
-    } catch (err) {
-      if (isRefusal(err)) return this.endRefused(job, err);
-      // The assets service is unreachable: keep the job and give up again later.
-      await this.jobs.requeue(job.id, this.id, { error: lastError, delaySeconds: retryDelaySeconds(job.attempts), refund: false });
-      throw err;
-    }
-    await this.end(job, 'errored', lastError);
     this.logger.warn(`job ${job.id} (asset ${job.assetId}): ${job.phase} given up after ${job.attempts} attempts: ${lastError}`);
+    await this.endJob(job, lastError, {
+      userMessage: `The input file could not be processed after ${attempts} attempts.`,
+      warningReason: `${attempts} attempts failed (${lastError})`,
+    });
   }
 
-  /** The assets service refused a change for good (asset gone, or no longer in a state that allows it): the job ends. */
+  /**
+   * Ends a job whatever its asset's state: preparing → errored (`unknown`, `userMessage`); ready (it plays
+   * from its source rendition) → stays ready, with a video.asset.warning; deleted → job cancelled. Only an
+   * unreachable assets service keeps the job (ended again later); a refusal of these calls ends it as is.
+   */
+  private async endJob(job: JobEntity, error: string, asset: { userMessage: string; warningReason: string }): Promise<void> {
+    if (!(await this.jobs.renew(job.id, this.id, this.config.transcoder.leaseSeconds))) return;
+    try {
+      const spec = await this.assets.getIngestSpec(job.assetId);
+      if (!spec) return await this.end(job, 'cancelled', error);
+      if (spec.status === 'ready') await this.assets.reportWarning(job.assetId, renditionsFailedWarning(asset.warningReason));
+      else if (spec.status === 'preparing') await this.assets.markErrored(job.assetId, { type: 'unknown', messages: [asset.userMessage] });
+    } catch (err) {
+      if (isRefusal(err)) return this.endRefused(job, err);
+      // The assets service is unreachable: keep the job and end it again later.
+      await this.jobs.requeue(job.id, this.id, { error, delaySeconds: retryDelaySeconds(job.attempts), refund: false });
+      throw err;
+    }
+    await this.end(job, 'errored', error);
+  }
+
+  /** Ending the job was itself refused (asset gone, or in a state that allows no change): the job ends as it is. */
   private async endRefused(job: JobEntity, err: unknown): Promise<void> {
     const message = err instanceof Error ? err.message : String(err);
     const gone = (err as { code?: unknown }).code === GrpcStatus.NOT_FOUND;
