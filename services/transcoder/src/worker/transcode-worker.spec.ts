@@ -354,6 +354,23 @@ describe('TranscodeWorker', () => {
     expect(row('j3').status).toBe('queued');
   });
 
+  it('hands back a job whose claim was on its way when shutdown began, without running it', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    let release!: () => void;
+    const claim = jobs.claim.bind(jobs);
+    jest.spyOn(jobs, 'claim').mockImplementationOnce(async (...args) => {
+      await new Promise<void>((r) => (release = r));
+      return claim(...args);
+    });
+    const polling = worker.poll();
+    await eventually(() => expect(release).toBeDefined());
+    const stopping = worker.onModuleDestroy();
+    release();
+    await Promise.all([polling, stopping]);
+    expect(pipeline.run).not.toHaveBeenCalled();
+    expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
   it('hands a job back at shutdown even when its run does not stop within the grace period', async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
     try {

@@ -105,6 +105,11 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
           await this.media.get(); // no ffmpeg, no claim: jobs wait in the queue (MediaTools logs why)
           const job = await this.jobs.claim(this.id, this.config.transcoder.leaseSeconds, phase);
           if (!job) break;
+          if (this.stopped) {
+            // shutdown began while this claim was on its way: the job goes straight back
+            await this.jobs.requeue(job.id, this.id, { error: null, delaySeconds: 0, refund: true });
+            break;
+          }
           // Only if this process's own lease ran out (a stalled event loop): the run in progress goes on.
           if (this.running.has(job.id)) continue;
           this.start(job);
