@@ -1,21 +1,21 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { GrpcStatus } from '@platform/errors';
-import { assetKeys, OBJECT_STORE, ObjectStore } from '@platform/storage';
+import { OBJECT_STORE, ObjectStore } from '@platform/storage';
 import { JobEntity, JobPhase } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
 import { JobsService } from '../jobs/jobs.service';
 import { MediaTools } from '../media/media-tools';
-import { ASSET_PROCESSING, AssetProcessing, isRefusal, isUnreachable, renditionsFailedWarning } from '../pipeline/asset-processing';
-import { keptInputKey } from '../pipeline/input-files';
+import { ASSET_PROCESSING, AssetProcessing, isRefusal, isUnreachable } from '../pipeline/asset-processing';
 import { JobContext } from '../pipeline/job-context';
 import { TranscodePipeline } from '../pipeline/transcode-pipeline';
 import { attemptTempDir, jobsWithTemp, recordChildPid, removeJobTemp } from '../temp-dirs';
 import { JobAbort, jobAbortOf } from './job-abort';
+import { JobEndings, retryDelaySeconds } from './job-endings';
 import { LeaseKeeper } from './lease-keeper';
 
 export const WORKER_ID = Symbol('WORKER_ID');
+export { retryDelaySeconds } from './job-endings';
 
 interface RunningJob {
   job: JobEntity;
@@ -27,11 +27,6 @@ interface RunningJob {
 export const UNREACHABLE_RETRY_SECONDS = 5;
 /** At shutdown, how long running jobs get to stop and be handed back before the worker hands them back itself. */
 export const SHUTDOWN_GRACE_MS = 10_000;
-
-/** Back-off before a failed attempt is tried again: 5 s, 10 s, 20 s … at most 60 s. */
-export function retryDelaySeconds(attempts: number): number {
-  return Math.min(60, 5 * 2 ** Math.max(0, attempts - 1));
-}
 
 type JobStore = Pick<JobRepository, 'claim' | 'renew' | 'findById' | 'finish' | 'requeue' | 'markPlayable' | 'advanceToLadder' | 'openIds'>;
 
@@ -50,6 +45,7 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
   private polling = false;
   private pollAgain = false;
   private stopped = false;
+  private readonly endings: JobEndings;
 
   constructor(
     @Inject(WORKER_ID) readonly id: string,
@@ -60,7 +56,9 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(MediaTools) private readonly media: Pick<MediaTools, 'get'>,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-  ) {}
+  ) {
+    this.endings = new JobEndings(id, jobs, assets, store, config);
+  }
 
   onApplicationBootstrap(): void {
     this.jobsService.onEnqueued(() => this.nudge());
@@ -149,7 +147,7 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
 
   private async execute(job: JobEntity, controller: AbortController): Promise<void> {
     if (job.attempts > this.config.transcoder.maxAttempts) {
-      await this.giveUp(job, job.error ?? 'the worker stopped during every attempt');
+      await this.endings.giveUp(job, job.error ?? 'the worker stopped during every attempt');
       return;
     }
     const { dataDir } = this.config;
@@ -181,11 +179,7 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
         return;
       }
       const error = outcome.status === 'errored' ? outcome.error : null;
-      if (!(await this.jobs.finish(job.id, this.id, outcome.status, error))) {
-        this.logger.warn(`job ${job.id}: finished as ${outcome.status} but no longer held; left to its holder`);
-        return;
-      }
-      await this.afterEnd(job, outcome.status);
+      if (!(await this.endings.end(job, outcome.status, error))) return;
       this.logger.log(`job ${job.id} (asset ${job.assetId}): ${outcome.status}${error ? ` (${error})` : ''}`);
     } catch (err) {
       lease.stop();
@@ -203,7 +197,7 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
       this.logger.warn(`job ${job.id}: stopped, ${abort.message}`);
     } else if (abort?.kind === 'cancelled') {
       this.logger.log(`job ${job.id}: asset ${job.assetId} deleted, work stopped`);
-      await this.removeStoredFiles(job);
+      await this.endings.removeStoredFiles(job);
     } else if (abort?.kind === 'shutdown') {
       await this.jobs.requeue(job.id, this.id, { error: null, delaySeconds: 0, refund: true });
     } else if (isUnreachable(err)) {
@@ -211,65 +205,12 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
       this.logger.warn(`job ${job.id}: assets service unreachable (${message}); trying again in ${UNREACHABLE_RETRY_SECONDS} s`);
       await this.jobs.requeue(job.id, this.id, { error: message, delaySeconds: UNREACHABLE_RETRY_SECONDS, refund: true });
     } else if (isRefusal(err)) {
-      // An answer, not an outage: asking again cannot change it. The job ends now, the asset in a final state.
-      this.logger.warn(`job ${job.id} (asset ${job.assetId}): the assets service refused (${message}); the job ends`);
-      await this.endJob(job, `refused by the assets service: ${message}`, { userMessage: 'The input file could not be processed.', warningReason: message });
+      await this.endings.refused(job, message);
     } else {
       this.logger.warn(`job ${job.id}: ${job.phase} attempt ${job.attempts} failed: ${message}`);
-      if (job.attempts >= this.config.transcoder.maxAttempts) await this.giveUp(job, message);
+      if (job.attempts >= this.config.transcoder.maxAttempts) await this.endings.giveUp(job, message);
       else await this.jobs.requeue(job.id, this.id, { error: message, delaySeconds: retryDelaySeconds(job.attempts), refund: false });
     }
-  }
-
-  /** Out of attempts (or a claim found more attempts than allowed: the workers kept dying): the job ends. */
-  private async giveUp(job: JobEntity, lastError: string): Promise<void> {
-    const attempts = this.config.transcoder.maxAttempts;
-    this.logger.warn(`job ${job.id} (asset ${job.assetId}): ${job.phase} given up after ${job.attempts} attempts: ${lastError}`);
-    await this.endJob(job, lastError, {
-      userMessage: `The input file could not be processed after ${attempts} attempts.`,
-      warningReason: `${attempts} attempts failed (${lastError})`,
-    });
-  }
-
-  /**
-   * Ends a job whatever its asset's state: preparing → errored (`unknown`, `userMessage`); ready (it plays
-   * from its source rendition) → stays ready, with a video.asset.warning; deleted → job cancelled. Only an
-   * unreachable assets service keeps the job (ended again later); a refusal of these calls ends it as is.
-   */
-  private async endJob(job: JobEntity, error: string, asset: { userMessage: string; warningReason: string }): Promise<void> {
-    if (!(await this.jobs.renew(job.id, this.id, this.config.transcoder.leaseSeconds))) return;
-    try {
-      const spec = await this.assets.getIngestSpec(job.assetId);
-      if (!spec) return await this.end(job, 'cancelled', error);
-      if (spec.status === 'ready') await this.assets.reportWarning(job.assetId, renditionsFailedWarning(asset.warningReason));
-      else if (spec.status === 'preparing') await this.assets.markErrored(job.assetId, { type: 'unknown', messages: [asset.userMessage] });
-    } catch (err) {
-      if (isRefusal(err)) return this.endRefused(job, err);
-      // The assets service is unreachable: keep the job and end it again later.
-      await this.jobs.requeue(job.id, this.id, { error, delaySeconds: retryDelaySeconds(job.attempts), refund: false });
-      throw err;
-    }
-    await this.end(job, 'errored', error);
-  }
-
-  /** Ending the job was itself refused (asset gone, or in a state that allows no change): the job ends as it is. */
-  private async endRefused(job: JobEntity, err: unknown): Promise<void> {
-    const message = err instanceof Error ? err.message : String(err);
-    const gone = (err as { code?: unknown }).code === GrpcStatus.NOT_FOUND;
-    this.logger.warn(`job ${job.id} (asset ${job.assetId}): the assets service refused (${message}); the job ends, the asset stays as it is`);
-    await this.end(job, gone ? 'cancelled' : 'errored', `refused by the assets service: ${message}`);
-  }
-
-  /** Ends a job this worker holds without its pipeline's outcome. */
-  private async end(job: JobEntity, status: 'errored' | 'cancelled', error: string): Promise<void> {
-    if (await this.jobs.finish(job.id, this.id, status, error)) await this.afterEnd(job, status);
-    else this.logger.warn(`job ${job.id}: ended as ${status} but no longer held`);
-  }
-
-  /** A cancelled job's asset is gone, so are its files; any other end drops only the input kept for the ladder. */
-  private async afterEnd(job: JobEntity, status: 'done' | 'errored' | 'cancelled'): Promise<void> {
-    if (status === 'cancelled') await this.removeStoredFiles(job);
-    else if (job.inputKey) await this.deleteStored(keptInputKey(job.assetId));
   }
 
   /**
@@ -298,17 +239,6 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
     const running = this.running.get(job.id);
     if (running) running.controller.abort(new JobAbort('cancelled'));
     else await removeJobTemp(this.config.dataDir, job.id).catch(() => undefined);
-  }
-
-  /** The asset is gone: whatever an attempt stored for it goes too (the assets service may have deleted before). */
-  private async removeStoredFiles(job: JobEntity): Promise<void> {
-    await this.deleteStored(assetKeys.prefix(job.assetId));
-  }
-
-  private async deleteStored(prefix: string): Promise<void> {
-    await this.store.deletePrefix(prefix).catch((err: unknown) => {
-      this.logger.warn(`${prefix}: stored files not removed: ${(err as Error).message}`);
-    });
   }
 
   /** Scratch folders of jobs that are over (a crash skipped their clean-up). */
