@@ -21,6 +21,7 @@ export default async function globalSetup(): Promise<void> {
     WEBHOOK_RETRY_MAX_MS: '2000',
     TRANSCODER_LEASE_SECONDS: '5',
     TRANSCODER_POLL_MS: '200',
+    INPUT_DOWNLOAD_IDLE_SECONDS: '10',
   });
   const g = globalThis as Record<string, unknown>;
   g.__PLATFORM__ = platform;

@@ -228,10 +228,12 @@ describe('charts/video-platform', () => {
       UPLOAD_BASE_URL: 'https://upload.video.example',
       PLAYBACK_GRANT_SECONDS: '21600',
       TRANSCODER_CONCURRENCY: '1',
+      TRANSCODER_INGEST_CONCURRENCY: '4',
       TRANSCODER_LEASE_SECONDS: '30',
       TRANSCODER_MAX_ATTEMPTS: '3',
       INPUT_MAX_BYTES: '53687091200',
       INPUT_DOWNLOAD_TIMEOUT_SECONDS: '3600',
+      INPUT_DOWNLOAD_IDLE_SECONDS: '60',
       TEST_ASSET_TTL_SECONDS: '86400',
       OUTBOUND_ALLOW: 'public',
     });

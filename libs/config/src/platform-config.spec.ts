@@ -24,6 +24,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OUTBOUND_ALLOW: 'everything' })).toThrow(/OUTBOUND_ALLOW/);
   });
 
+  it('takes the input download idle timeout and the ingest slots of a transcoder, each a positive integer', () => {
+    const defaults = loadConfig({});
+    expect(defaults.media.inputDownloadIdleSeconds).toBe(60);
+    expect(defaults.transcoder.ingestConcurrency).toBe(4);
+    const c = loadConfig({ INPUT_DOWNLOAD_IDLE_SECONDS: '15', TRANSCODER_INGEST_CONCURRENCY: '2' });
+    expect(c.media.inputDownloadIdleSeconds).toBe(15);
+    expect(c.transcoder.ingestConcurrency).toBe(2);
+    expect(() => loadConfig({ INPUT_DOWNLOAD_IDLE_SECONDS: '0' })).toThrow(/INPUT_DOWNLOAD_IDLE_SECONDS/);
+    expect(() => loadConfig({ TRANSCODER_INGEST_CONCURRENCY: 'many' })).toThrow(/TRANSCODER_INGEST_CONCURRENCY/);
+  });
+
   it('chooses production adapters from their variables', () => {
     const c = loadConfig({
       DATABASE_URL: 'postgres://u:p@db:5432/video',

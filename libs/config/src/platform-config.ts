@@ -45,13 +45,19 @@ export interface PlatformConfig {
     speechPython?: string;
     inputMaxBytes: number;
     inputDownloadTimeoutSeconds: number;
+    /** Longest wait for an input server's headers or next bytes before the download is given up. */
+    inputDownloadIdleSeconds: number;
   };
   /**
    * OUTBOUND_ALLOW: addresses the platform may connect to for URLs users give it (asset inputs,
    * webhooks, simulcast targets, slate images): `public` only, plus `loopback`, plus `private` ranges.
    */
   outboundAllow: 'public' | 'loopback' | 'private';
-  transcoder: { concurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number };
+  /**
+   * `concurrency`: ladder encodes one transcoder process runs at once; `ingestConcurrency`: ingest phases
+   * (download, probe, quick source rendition) it runs at once besides them.
+   */
+  transcoder: { concurrency: number; ingestConcurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number };
   testAssetTtlSeconds: number;
   playback: {
     /** HMAC key of the grants on child playlist/segment URLs; undefined: a random key per process. */
@@ -114,10 +120,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       speechPython: e.SPEECH_PYTHON,
       inputMaxBytes: e.INPUT_MAX_BYTES,
       inputDownloadTimeoutSeconds: e.INPUT_DOWNLOAD_TIMEOUT_SECONDS,
+      inputDownloadIdleSeconds: e.INPUT_DOWNLOAD_IDLE_SECONDS,
     },
     outboundAllow: e.OUTBOUND_ALLOW,
     transcoder: {
       concurrency: e.TRANSCODER_CONCURRENCY,
+      ingestConcurrency: e.TRANSCODER_INGEST_CONCURRENCY,
       leaseSeconds: e.TRANSCODER_LEASE_SECONDS,
       maxAttempts: e.TRANSCODER_MAX_ATTEMPTS,
       pollMs: e.TRANSCODER_POLL_MS,

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'video.asset.updated',
   'video.asset.deleted',
   'video.asset.non_standard_input_detected',
+  'video.asset.warning',
   'video.asset.track.created',
   'video.asset.track.ready',
   'video.asset.track.errored',

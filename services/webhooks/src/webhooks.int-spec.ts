@@ -4,6 +4,7 @@ import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { decodeMessages, GrpcStatus } from '@platform/errors';
 import { closeEventBus, EventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
+import { OutboundGuard } from '@platform/outbound';
 import { createTestDatabase, freePort, grpcError, grpcTestClient } from '@platform/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -264,7 +265,11 @@ describe('webhook dispatcher against Postgres', () => {
 
   it('with a second dispatcher on the same database, sends every delivery exactly once and each object in order', async () => {
     const other: DataSource = await openDatabase(config, webhooksDatabase);
-    const replica = new DeliveryDispatcher(new DeliveryRepository(other), new WebhookPoster(TIMEOUT_MS), dispatcherSettings(config));
+    const replica = new DeliveryDispatcher(
+      new DeliveryRepository(other),
+      new WebhookPoster(TIMEOUT_MS, new OutboundGuard('loopback')),
+      dispatcherSettings(config),
+    );
     replica.start();
     try {
       const objects = Array.from({ length: 12 }, () => newObject('asset-r'));

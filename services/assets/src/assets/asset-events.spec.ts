@@ -26,6 +26,7 @@ describe('asset event types', () => {
     await f.processing.setTrackStatus({ asset_id: created.id, track_id: ready.tracks[1].id, status: 'errored' });
     const added = await f.playback.create({ asset_id: created.id, policy: 'signed' });
     await f.playback.delete({ asset_id: created.id, playback_id: added.id });
+    await f.processing.reportWarning({ asset_id: created.id, warning: { type: 'ladder_failed', message: 'x' } });
     await f.service.update({ id: created.id, passthrough: 'x' });
     await f.service.delete(created.id);
     const errored = await f.service.create({ input: [{ url: 'https://media.example/b.mp4' }], playback_policy: [] });

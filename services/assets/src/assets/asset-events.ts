@@ -15,6 +15,7 @@ export const ASSET_EVENTS = {
   trackCreated: 'video.asset.track.created',
   trackReady: 'video.asset.track.ready',
   trackErrored: 'video.asset.track.errored',
+  warning: 'video.asset.warning',
 } as const;
 
 export type AssetEventType = (typeof ASSET_EVENTS)[keyof typeof ASSET_EVENTS];
@@ -25,4 +26,17 @@ export function emitAssetEvent(emit: Emit, type: AssetEventType, asset: AssetEnt
 
 export function emitTrackEvent(emit: Emit, type: AssetEventType, asset: AssetEntity, track: assets.Track): void {
   emit({ type, object: { type: 'track', id: track.id }, data: { ...toTrackEventData(asset.id, track) } });
+}
+
+/** video.asset.warning with Mux's payload (`WebhookAssetWarning` of the SDK): the asset's ids and status, and the warning. */
+export function emitWarningEvent(emit: Emit, asset: AssetEntity, warning: assets.AssetWarning): void {
+  const data = {
+    id: asset.id,
+    status: asset.status,
+    ...(asset.passthrough !== null ? { passthrough: asset.passthrough } : {}),
+    ...(asset.uploadId !== null ? { upload_id: asset.uploadId } : {}),
+    ...(asset.liveStreamId !== null ? { live_stream_id: asset.liveStreamId } : {}),
+    warning: { type: warning.type, message: warning.message },
+  };
+  emit({ type: ASSET_EVENTS.warning, object: { type: 'asset', id: asset.id }, data });
 }

@@ -4,12 +4,13 @@ import { Emit, UnitOfWork } from '@platform/events';
 import { assets } from '@platform/proto';
 import { EntityManager } from 'typeorm';
 import { AssetEntity } from '../assets/asset.entity';
-import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent } from '../assets/asset-events';
+import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent, emitWarningEvent } from '../assets/asset-events';
 import { toAssetMessage } from '../assets/asset.mapper';
 import { AssetRepository } from '../assets/asset.repository';
 import { notFound } from '../assets/assets.service';
 import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
-import { checkErrors, checkProbe } from './probe-fields';
+import { AssetWarningRepository } from './asset-warning.repository';
+import { checkErrors, checkProbe, checkWarning } from './probe-fields';
 import { withTrackIds } from './track-ids';
 
 /**
@@ -22,6 +23,7 @@ export class AssetProcessingService {
   constructor(
     @Inject(AssetRepository) private readonly assets: AssetRepository,
     @Inject(PlaybackIdRepository) private readonly playbackIds: PlaybackIdRepository,
+    @Inject(AssetWarningRepository) private readonly warnings: AssetWarningRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -117,6 +119,18 @@ export class AssetProcessingService {
       const updated = await this.save(manager, asset.id, { status: 'errored', errors });
       emitAssetEvent(emit, ASSET_EVENTS.errored, updated, await this.playbackIds.findByAssetId(asset.id, manager));
       return updated;
+    });
+  }
+
+  /**
+   * Something that leaves the asset as it is went wrong (a ready asset's encoded renditions could not
+   * be made): video.asset.warning, once per asset and warning type, whatever the asset's status.
+   */
+  async reportWarning(request: assets.ReportWarningRequest): Promise<assets.Asset> {
+    const warning = checkWarning(request.warning);
+    return this.transition(request.asset_id, async (asset, manager, emit) => {
+      if (await this.warnings.recordOnce(manager, asset.id, warning)) emitWarningEvent(emit, asset, warning);
+      return asset;
     });
   }
 

@@ -212,6 +212,76 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       expect(res.status).toBe(400);
     });
 
+    describe('input URLs the platform would refuse to fetch (OUTBOUND_ALLOW, checked before anything is created)', () => {
+      const metadata = 'inputs[0].url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to';
+      const messagesOf = (res: { body: unknown }) => (res.body as { error: { messages: string[] } }).error.messages;
+
+      it('answers 400 naming the field for a cloud metadata or link-local address, whatever OUTBOUND_ALLOW says', async () => {
+        const res = await gw.request('POST', '/video/v1/assets', { body: { inputs: [{ url: 'http://169.254.169.254/latest/meta-data/' }] } });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: [metadata] } });
+        expect(res.headers.get('x-should-retry')).toBe('false');
+        const linkLocal = await gw.request('POST', '/video/v1/assets', { body: { input: 'http://[fe80::1]/a.mp4' } });
+        expect(messagesOf(linkLocal)).toEqual(['input: fe80::1 is a link-local address, which this platform does not connect to']);
+        expect(gw.assets.createAsset).not.toHaveBeenCalled();
+      });
+
+      it('checks the track and overlay inputs too, answering 400 before the 501 of those features', async () => {
+        const res = await gw.request('POST', '/video/v1/assets', {
+          body: { inputs: [{ url: URL }, { url: 'http://169.254.169.254/x.vtt', type: 'text', text_type: 'subtitles', language_code: 'en' }] },
+        });
+        expect(res.status).toBe(400);
+        expect(messagesOf(res)).toEqual(['inputs[1].url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to']);
+        expect(gw.assets.createAsset).not.toHaveBeenCalled();
+      });
+
+      it('lets loopback through by default (embedded: a laptop serving its own files) and host names (checked after DNS, when fetched)', async () => {
+        gw.assets.createAsset.mockReturnValue(reply(asset()));
+        for (const url of ['http://127.0.0.1:8000/a.mp4', 'http://localhost:8000/a.mp4', 'https://media.internal.example/a.mp4']) {
+          expect((await gw.request('POST', '/video/v1/assets', { body: { input: url } })).status).toBe(201);
+        }
+      });
+
+      describe('with OUTBOUND_ALLOW=public', () => {
+        let strict: TestGateway;
+        beforeAll(async () => {
+          strict = await TestGateway.start({ OUTBOUND_ALLOW: 'public' });
+        });
+        afterAll(() => strict.stop());
+
+        it('refuses loopback and private addresses and localhost names, saying only what kind of address it is', async () => {
+          const cases: Array<[unknown, string]> = [
+            [{ input: 'http://127.0.0.1:50051/' }, 'input: 127.0.0.1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)'],
+            [
+              { inputs: [{ url: 'http://10.1.2.3/a.mp4' }] },
+              'inputs[0].url: 10.1.2.3 is a private address, which this platform does not connect to (OUTBOUND_ALLOW)',
+            ],
+            [{ input: 'http://localhost:9000/a.mp4' }, 'input: 127.0.0.1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)'],
+            [
+              { input: 'http://[::ffff:127.0.0.1]/a.mp4' },
+              'input: ::ffff:7f00:1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)',
+            ],
+          ];
+          for (const [body, message] of cases) {
+            const res = await strict.request('POST', '/video/v1/assets', { body });
+            expect([res.status, res.body]).toEqual([400, { error: { type: 'invalid_parameters', messages: [message] } }]);
+          }
+          expect(strict.assets.createAsset).not.toHaveBeenCalled();
+        });
+
+        it('refuses them in the new_asset_settings of a direct upload and of a live stream too', async () => {
+          const settings = { new_asset_settings: { inputs: [{}, { url: 'http://192.168.1.5/en.vtt', type: 'text', text_type: 'subtitles' }] } };
+          const upload = await strict.request('POST', '/video/v1/uploads', { body: { cors_origin: '*', ...settings } });
+          const message = 'new_asset_settings.inputs[1].url: 192.168.1.5 is a private address, which this platform does not connect to (OUTBOUND_ALLOW)';
+          expect([upload.status, messagesOf(upload)]).toEqual([400, [message]]);
+          const stream = await strict.request('POST', '/video/v1/live-streams', { body: { playback_policies: ['public'], ...settings } });
+          expect([stream.status, messagesOf(stream)]).toEqual([400, [message]]);
+          expect(strict.uploads.createUpload).not.toHaveBeenCalled();
+          expect(strict.liveStreams.createLiveStream).not.toHaveBeenCalled();
+        });
+      });
+    });
+
     it('passes the service’s own refusals through', async () => {
       gw.assets.createAsset.mockReturnValue(grpcError(GrpcStatus.INVALID_ARGUMENT, ['input[0].url: must be an http or https URL']));
       const res = await gw.request('POST', '/video/v1/assets', { body: { input: URL } });

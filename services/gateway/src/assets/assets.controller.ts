@@ -2,7 +2,8 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { assets } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
-import { ZodBody, ZodQuery, ZodResponse, AnswersNotImplemented } from '../validation/zod-decorators';
+import { OutboundUrls } from '../outbound/outbound-urls';
+import { AnswersNotImplemented, ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { ASSETS_CLIENT } from './assets-client';
 import { toAsset, toCreateAssetRequest, toInputInfo, toPlaybackId } from './asset.mapper';
 import {
@@ -26,13 +27,17 @@ import { refuseUnbuiltAssetFeatures, refuseUnbuiltPlaybackIdFeatures, refuseUnbu
 @ApiTags('Assets')
 @Controller('video/v1/assets')
 export class AssetsController {
-  constructor(@Inject(ASSETS_CLIENT) private readonly assets: assets.AssetsServiceClient) {}
+  constructor(
+    @Inject(ASSETS_CLIENT) private readonly assets: assets.AssetsServiceClient,
+    @Inject(OutboundUrls) private readonly outboundUrls: OutboundUrls,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create an asset from the URL of a media file' })
   @ZodResponse(201, 'The new asset, `preparing`', assetResponse)
   @AnswersNotImplemented('fields of Mux features not built yet (DRM, MP4 renditions, master access, clips, overlays, tracks, …)')
   async create(@ZodBody(createAssetBody) body: CreateAssetBody) {
+    this.outboundUrls.checkAssetInputs(body);
     refuseUnbuiltAssetFeatures(body);
     return { data: toAsset(await firstValueFrom(this.assets.createAsset(toCreateAssetRequest(body)))) };
   }

@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { JobEntity, JobStatus } from './job.entity';
+import { JobEntity, JobPhase, JobStatus } from './job.entity';
 
 interface JobRow {
   id: string;
   asset_id: string;
   status: JobStatus;
+  phase: JobPhase;
   attempts: number;
+  playable: boolean;
+  input_key: string | null;
   worker: string | null;
   lease_expires_at: Date | null;
   error: string | null;
@@ -56,23 +59,25 @@ export class JobRepository {
   }
 
   /**
-   * Takes the oldest job that is queued (and due) or whose holder's lease has expired, atomically:
-   * concurrent claimers skip each other's locked rows, so no two workers get the same job.
+   * Takes a job of `phase` that is queued (and due) or whose holder's lease has expired, atomically:
+   * concurrent claimers skip each other's locked rows, so no two workers get the same job. Jobs of
+   * assets that do not play yet come first, then the oldest.
    */
-  async claim(worker: string, leaseSeconds: number): Promise<JobEntity | undefined> {
+  async claim(worker: string, leaseSeconds: number, phase: JobPhase): Promise<JobEntity | undefined> {
     const [row] = await this.rows(
       `UPDATE ${JOBS}
-          SET "status" = 'running', "worker" = $1, "lease_expires_at" = ${leaseFromNow('$2')},
-              "attempts" = "attempts" + 1, "updated_at" = now()
+          SET "status" = CASE WHEN "playable" THEN 'playable' ELSE 'running' END, "worker" = $1,
+              "lease_expires_at" = ${leaseFromNow('$2')}, "attempts" = "attempts" + 1, "updated_at" = now()
         WHERE "id" = (
           SELECT "id" FROM ${JOBS}
-           WHERE ("status" = 'queued' AND ("lease_expires_at" IS NULL OR "lease_expires_at" <= now()))
-              OR ("status" IN ('running', 'playable') AND "lease_expires_at" < now())
-           ORDER BY "created_at", "id"
+           WHERE "phase" = $3
+             AND (("status" = 'queued' AND ("lease_expires_at" IS NULL OR "lease_expires_at" <= now()))
+                  OR ("status" IN ('running', 'playable') AND "lease_expires_at" < now()))
+           ORDER BY "playable", "created_at", "id"
            LIMIT 1
            FOR UPDATE SKIP LOCKED)
         RETURNING *`,
-      [worker, leaseSeconds],
+      [worker, leaseSeconds, phase],
     );
     return row && toEntity(row);
   }
@@ -88,7 +93,7 @@ export class JobRepository {
 
   async markPlayable(id: string, worker: string): Promise<boolean> {
     return this.holds(
-      `UPDATE ${JOBS} SET "status" = 'playable', "updated_at" = now()
+      `UPDATE ${JOBS} SET "status" = 'playable', "playable" = true, "updated_at" = now()
         WHERE "id" = $1 AND "worker" = $2 AND "status" IN ('running', 'playable') RETURNING "id"`,
       [id, worker],
     );
@@ -100,6 +105,20 @@ export class JobRepository {
       `UPDATE ${JOBS} SET "status" = $3, "error" = $4, "lease_expires_at" = NULL, "updated_at" = now()
         WHERE "id" = $1 AND "worker" = $2 AND "status" IN ('running', 'playable') RETURNING "id"`,
       [id, worker, status, error],
+    );
+  }
+
+  /**
+   * Ends the ingest phase of a held job: it is queued, due now, for an encode slot (any worker's), its
+   * attempts counted afresh, with the key of the input kept for it (null: the ladder reads the asset's input).
+   */
+  async advanceToLadder(id: string, worker: string, inputKey: string | null): Promise<boolean> {
+    return this.holds(
+      `UPDATE ${JOBS}
+          SET "phase" = 'ladder', "status" = 'queued', "attempts" = 0, "input_key" = $3, "lease_expires_at" = NULL,
+              "error" = NULL, "updated_at" = now()
+        WHERE "id" = $1 AND "worker" = $2 AND "status" IN ('running', 'playable') RETURNING "id"`,
+      [id, worker, inputKey],
     );
   }
 
@@ -162,7 +181,10 @@ function toEntity(row: JobRow): JobEntity {
     id: row.id,
     assetId: row.asset_id,
     status: row.status,
+    phase: row.phase,
     attempts: row.attempts,
+    playable: row.playable,
+    inputKey: row.input_key,
     worker: row.worker,
     leaseExpiresAt: row.lease_expires_at,
     error: row.error,

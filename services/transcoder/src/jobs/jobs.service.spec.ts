@@ -62,7 +62,9 @@ describe('JobsService', () => {
     repository.add({
       id: 'job-1',
       assetId: 'asset-1',
-      status: 'running',
+      status: 'playable',
+      phase: 'ladder',
+      playable: true,
       attempts: 2,
       worker: 'host:42:abc',
       leaseExpiresAt: new Date(Date.UTC(2024, 0, 1, 0, 0, 30)),
@@ -73,7 +75,9 @@ describe('JobsService', () => {
     const expected = {
       id: 'job-1',
       asset_id: 'asset-1',
-      status: 'running',
+      status: 'playable',
+      phase: 'ladder',
+      playable: true,
       attempts: 2,
       worker: 'host:42:abc',
       lease_expires_at: Date.UTC(2024, 0, 1, 0, 0, 30) / 1000,
@@ -89,7 +93,7 @@ describe('JobsService', () => {
     const { service } = setup();
     await service.enqueue('asset-9');
     const job = await service.get('asset-9');
-    expect(Object.keys(job).sort()).toEqual(['asset_id', 'attempts', 'created_at', 'id', 'status', 'updated_at']);
+    expect(Object.keys(job).sort()).toEqual(['asset_id', 'attempts', 'created_at', 'id', 'phase', 'playable', 'status', 'updated_at']);
     const error = await rejection(service.get('nope'));
     expect(error.code).toBe(ErrorCode.NOT_FOUND);
     expect(error.messages).toEqual(['Job not found']);
