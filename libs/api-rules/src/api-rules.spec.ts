@@ -30,11 +30,16 @@ describe('api rules', () => {
       'https://1.2.3.999/',
       'https://a.0x7f/',
       'https://exa mple.com/',
-      'https://[::1]/',
       'https://example.com:70000/',
     ]) {
       expect(HTTP_URL_PATTERN.test(bad)).toBe(false);
     }
+    for (const v6 of ['http://[::1]/a', 'http://[fe80::1]:8080/', 'http://[::ffff:127.0.0.1]/', 'http://[2001:db8::8a2e:370:7334]/x']) {
+      expect(HTTP_URL_PATTERN.test(v6)).toBe(true);
+      expect(URL.canParse(v6)).toBe(true);
+    }
+    for (const bad of ['http://[::1/', 'http://[1:2:3:4:5:6:7:8:9]/', 'http://[fe80::1%eth0]/', 'http://[:::]/'])
+      expect(HTTP_URL_PATTERN.test(bad)).toBe(false);
     expect(RTMP_URL_PATTERN.test('rtmps://live.example.com:443/app')).toBe(true);
     expect(RTMP_URL_PATTERN.test('https://live.example.com/app')).toBe(false);
   });
