@@ -12,7 +12,7 @@ import { DomainError } from '@platform/errors';
 import { closeEventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
 import { Closable, GrpcExceptionFilter, grpcClientOptions, grpcServerOptions } from '@platform/grpc';
 import { assets, common, transcoder } from '@platform/proto';
-import { createTestDatabase, freePort } from '@platform/testing';
+import { assetBody, createTestDatabase, freePort, testEvent } from '@platform/testing';
 import { lastValueFrom } from 'rxjs';
 import { bootstrap } from './main';
 import { eventually } from './testing/eventually';
@@ -56,13 +56,7 @@ class FakeAssetProcessingController implements assets.AssetProcessingServiceCont
 @Module({ controllers: [FakeAssetProcessingController] })
 class FakeAssetsModule {}
 
-const created = (assetId: string): PlatformEvent => ({
-  id: `created-${assetId}`,
-  type: 'video.asset.created',
-  occurred_at: new Date().toISOString(),
-  object: { type: 'asset', id: assetId },
-  data: { id: assetId, status: 'preparing', ingest_type: 'on_demand_url' },
-});
+const created = (assetId: string): PlatformEvent => testEvent('video.asset.created', assetBody(assetId), `created-${assetId}`);
 
 /**
  * The service as it runs: its AppModule on Postgres and the in-process bus, a fake assets service on

@@ -3,8 +3,9 @@ import Mux from '@mux/mux-node';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { decodeMessages, GrpcStatus } from '@platform/errors';
-import { closeEventBus, EventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
-import { createTestDatabase, freePort, grpcError, grpcTestClient } from '@platform/testing';
+import { AssetBody } from '@platform/api-shapes';
+import { closeEventBus, EventBus, EventTypeFor, getEventBus, PlatformEvent, topicOf } from '@platform/events';
+import { assetBody, createTestDatabase, freePort, grpcError, grpcTestClient, testEvent } from '@platform/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { webhooksDatabase } from './database-options';
@@ -53,14 +54,8 @@ describe('webhook dispatcher against Postgres', () => {
   let pg: Client;
   let client: ReturnType<typeof grpcTestClient>;
 
-  const publish = async (type: string, objectId: string, data: Record<string, unknown> = {}): Promise<PlatformEvent> => {
-    const event: PlatformEvent = {
-      id: randomUUID(),
-      type,
-      occurred_at: new Date().toISOString(),
-      object: { type: 'asset', id: objectId },
-      data: { id: objectId, ...data },
-    };
+  const publish = async (type: EventTypeFor<'asset'>, objectId: string, fields: Partial<AssetBody> = {}): Promise<PlatformEvent> => {
+    const event = testEvent(type, assetBody(objectId, fields));
     await bus.publish(topicOf(type), objectId, event);
     return event;
   };
@@ -220,7 +215,7 @@ describe('webhook dispatcher against Postgres', () => {
   it('records and sends a redelivered event once', async () => {
     const d = newObject('asset-d');
     const event = await publish('video.asset.updated', d);
-    await bus.publish(topicOf(event.type), d, event); // the bus redelivers (at least once)
+    await bus.publish(topicOf('video.asset.updated'), d, event); // the bus redelivers (at least once)
     const marker = await publish('video.asset.deleted', d);
     await settled(marker.id);
     const rows = (await pg.query('SELECT count(*)::int AS n FROM "webhooks"."deliveries" WHERE "event_id" = $1', [event.id])).rows as Array<{ n: number }>;
@@ -269,7 +264,7 @@ describe('webhook dispatcher against Postgres', () => {
     try {
       const objects = Array.from({ length: 12 }, () => newObject('asset-r'));
       const published: PlatformEvent[] = [];
-      for (const type of ['video.asset.created', 'video.asset.ready', 'video.asset.updated']) {
+      for (const type of ['video.asset.created', 'video.asset.ready', 'video.asset.updated'] as const) {
         for (const o of objects) published.push(await publish(type, o));
       }
       for (const event of published) await settled(event.id);

@@ -4,7 +4,8 @@ import { assets } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
 import { ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { ASSETS_CLIENT } from './assets-client';
-import { toAsset, toCreateAssetRequest, toInputInfo, toPlaybackId } from './asset.mapper';
+import { toAsset, toPlaybackId } from '@platform/api-shapes';
+import { toCreateAssetRequest, toInputInfo } from './asset.mapper';
 import {
   AssetListQuery,
   assetListQuery,
