@@ -26,9 +26,9 @@ export const trackSchema = z.object({
   primary: z.boolean().optional(),
   language_code: z.string().optional(),
   name: z.string().optional(),
-  status: z.string().optional(),
-  text_type: z.string().optional(),
-  text_source: z.string().optional(),
+  status: z.enum(['preparing', 'ready', 'errored', 'deleted']).optional().meta({ description: 'Text tracks only' }),
+  text_type: z.enum(['subtitles']).optional(),
+  text_source: z.enum(['uploaded', 'embedded', 'generated_live', 'generated_live_final', 'generated_vod']).optional(),
   closed_captions: z.boolean().optional(),
   passthrough: z.string().optional(),
 });
@@ -137,7 +137,13 @@ function progressOf(status: string, nonStandard: boolean): AssetBody['progress']
 }
 
 export function toTrack(t: assets.Track): TrackBody {
-  return withoutAbsent({ ...t, type: t.type as TrackBody['type'] });
+  return withoutAbsent({
+    ...t,
+    type: t.type as TrackBody['type'],
+    status: t.status as TrackBody['status'],
+    text_type: t.text_type as TrackBody['text_type'],
+    text_source: t.text_source as TrackBody['text_source'],
+  });
 }
 
 /** The data of `video.asset.track.*`. */

@@ -152,6 +152,30 @@ describe('KafkaBus on a real broker', () => {
     });
   });
 
+  it('dead-letters an event its subscription refuses at once, with `invalid event:` and the reason in its headers', async () => {
+    const bus = await track(newBus());
+    const topic = uniqueTopic();
+    let tries = 0;
+    await bus.subscribe({
+      group: 'refuses-all',
+      topics: [topic],
+      validate: () => 'not for us',
+      handle: async () => void tries++,
+    });
+    await bus.start();
+    const event = sampleEvent('r');
+    await bus.publish(topic, 'r', event);
+    const [dead] = await readRaw(`${topic}.dlq`, 1);
+    expect(tries).toBe(0);
+    expect(JSON.parse(dead.value!)).toEqual(event);
+    expect(dead.headers).toMatchObject({
+      'event-id': event.id,
+      'dlq-reason': 'invalid event: not for us',
+      'dlq-group': 'refuses-all',
+      'original-topic': topic,
+    });
+  });
+
   it('resumes a group from its committed offset after the previous member closed', async () => {
     const topic = uniqueTopic();
     const group = `resume-${randomUUID().slice(0, 8)}`;
