@@ -13,6 +13,7 @@ import { closeEventBus, getEventBus, PlatformEvent, topicOf } from '@platform/ev
 import { Closable, GrpcExceptionFilter, grpcClientOptions, grpcServerOptions } from '@platform/grpc';
 import { assets, common, transcoder } from '@platform/proto';
 import { assetBody, createTestDatabase, freePort, testEvent } from '@platform/testing';
+import { Client } from 'pg';
 import { lastValueFrom } from 'rxjs';
 import { bootstrap } from './main';
 import { eventually } from './testing/eventually';
@@ -162,6 +163,15 @@ describe('transcoder service', () => {
     };
     expect(new Set(read.streams.map((s) => s.codec_name))).toEqual(new Set(['h264', 'aac']));
     expect((await lastValueFrom(client.listJobs({ limit: 10, page: 1 }))).items.map((j) => j.asset_id)).toEqual(['asset-ok']);
+    // the event is recorded once, in the transaction that queued the job; the redelivery did nothing
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      const { rows } = await pg.query(`SELECT "consumer", "event_id" FROM "transcoder"."processed_events"`);
+      expect(rows).toEqual([{ consumer: 'transcoder', event_id: 'created-asset-ok' }]);
+    } finally {
+      await pg.end();
+    }
   }, 90_000);
 
   it('cancels the job of an asset the assets service no longer knows', async () => {

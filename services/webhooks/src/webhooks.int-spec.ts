@@ -4,7 +4,7 @@ import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { decodeMessages, GrpcStatus } from '@platform/errors';
 import { AssetBody } from '@platform/api-shapes';
-import { closeEventBus, EventBus, EventTypeFor, getEventBus, PlatformEvent, topicOf } from '@platform/events';
+import { closeEventBus, DeliveryInfo, EventBus, EventTypeFor, getEventBus, PlatformEvent, topicOf } from '@platform/events';
 import { assetBody, createTestDatabase, freePort, grpcError, grpcTestClient, testEvent } from '@platform/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -177,7 +177,7 @@ describe('webhook dispatcher against Postgres', () => {
       id: a1.id,
       created_at: a1.occurred_at,
       object: { type: 'asset', id: a },
-      data: { id: a, status: 'preparing', passthrough: 'pass-a' },
+      data: assetBody(a, { status: 'preparing', passthrough: 'pass-a' }),
       environment: { name: 'Production', id: environment.id },
       attempts: [],
       accessor_source: null,
@@ -221,6 +221,26 @@ describe('webhook dispatcher against Postgres', () => {
     const rows = (await pg.query('SELECT count(*)::int AS n FROM "webhooks"."deliveries" WHERE "event_id" = $1', [event.id])).rows as Array<{ n: number }>;
     expect(rows[0].n).toBe(1);
     expect(receiver.of(event.id)).toHaveLength(1);
+  });
+
+  it('never sends an event that fails the registry’s schema: it goes to the dead-letter topic with the reason', async () => {
+    const h = newObject('asset-h');
+    const dead: Array<[PlatformEvent, DeliveryInfo]> = [];
+    await bus.subscribe({ group: `dlq-${h}`, topics: [`${topicOf('video.asset.ready')}.dlq`], handle: async (e, i) => void dead.push([e, i]) });
+    const valid = testEvent('video.asset.ready', assetBody(h, { status: 'ready' }));
+    const invalid = { ...valid, id: randomUUID(), data: { ...valid.data, status: 'finished' } };
+    await bus.publish(topicOf('video.asset.ready'), h, invalid);
+    const marker = await publish('video.asset.deleted', h);
+    await settled(marker.id);
+    await eventuallyAsync('the dead letter', async () => dead.length > 0);
+    expect(dead.map(([e]) => e.id)).toEqual([invalid.id]);
+    expect(dead[0][1].deadLetter).toEqual({
+      reason: 'invalid event: data does not match video.asset.ready.v1: status: Invalid option: expected one of "preparing"|"ready"|"errored"',
+      group: 'webhooks',
+      topic: topicOf('video.asset.ready'),
+    });
+    expect(await delivery(invalid.id)).toBeUndefined();
+    expect(receiver.posts.filter((p) => p.objectId === h).map((p) => p.eventId)).toEqual([marker.id]);
   });
 
   it('serves deliveries over gRPC: by delivery or event id, listed per object newest first', async () => {
