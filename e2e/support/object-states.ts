@@ -97,7 +97,7 @@ export class ObjectStates {
 
   async stop(): Promise<void> {
     for (const w of this.watched.values()) w.stopped = true;
-    await Promise.all([...this.watched.values()].map((w) => w.loop));
+    await Promise.all([...this.watched.values()].map((w) => w.loop ?? Promise.resolve()));
   }
 
   /** The first failure of any watch (a GET answering neither 200 nor 404), if one failed. */

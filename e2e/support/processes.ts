@@ -32,7 +32,12 @@ export function descendantPids(rootPid: number, needle: string): number[] {
   const under = new Set([rootPid]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const r of rows) if (under.has(r.ppid) && !under.has(r.pid)) (under.add(r.pid), (grew = true));
+    for (const r of rows) {
+      if (under.has(r.ppid) && !under.has(r.pid)) {
+        under.add(r.pid);
+        grew = true;
+      }
+    }
   }
   return rows.filter((r) => r.pid !== rootPid && under.has(r.pid) && r.args.includes(needle)).map((r) => r.pid);
 }

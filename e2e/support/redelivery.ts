@@ -18,7 +18,8 @@ export async function republishEverything(): Promise<number> {
 export async function unpublishedRows(): Promise<number> {
   return withPlatformDatabase(async (db) => {
     let n = 0;
-    for (const schema of OUTBOX_SCHEMAS) n += Number((await db.query(`SELECT count(*) AS n FROM "${schema}"."outbox" WHERE "published_at" IS NULL`)).rows[0].n);
+    for (const schema of OUTBOX_SCHEMAS)
+      n += Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."outbox" WHERE "published_at" IS NULL`)).rows[0].n);
     return n;
   });
 }
@@ -72,11 +73,13 @@ export async function jobsOf(assetIds: string[]): Promise<JobRow[]> {
 }
 
 export async function jobCount(): Promise<number> {
-  return withPlatformDatabase(async (db) => Number((await db.query(`SELECT count(*) AS n FROM "transcoder"."jobs"`)).rows[0].n));
+  return withPlatformDatabase(async (db) => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM "transcoder"."jobs"`)).rows[0].n));
 }
 
 export async function pendingDeliveries(): Promise<number> {
-  return withPlatformDatabase(async (db) => Number((await db.query(`SELECT count(*) AS n FROM "webhooks"."deliveries" WHERE "status" = 'pending'`)).rows[0].n));
+  return withPlatformDatabase(async (db) =>
+    Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM "webhooks"."deliveries" WHERE "status" = 'pending'`)).rows[0].n),
+  );
 }
 
 /** How many messages the groups have not yet handled on these topics (Kafka: high watermark minus committed offset). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeliveryInfo, EventBus, PlatformEvent } from './event-bus.port';
+import { DeliveryInfo, EventBus, EventHandler, PlatformEvent } from './event-bus.port';
 
 /** Polls until `check` passes or the deadline ends (never a bare sleep). */
 export async function eventually(check: () => void, timeoutMs = 15_000): Promise<void> {
@@ -13,6 +13,14 @@ export async function eventually(check: () => void, timeoutMs = 15_000): Promise
       await new Promise((r) => setTimeout(r, 25));
     }
   }
+}
+
+/** A handler that keeps what it is given. */
+export function collectInto<T>(list: T[], pick: (event: PlatformEvent, info: DeliveryInfo) => T): EventHandler {
+  return (event, info) => {
+    list.push(pick(event, info));
+    return Promise.resolve();
+  };
 }
 
 export function sampleEvent(objectId: string, n = 0): PlatformEvent {
@@ -44,7 +52,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
     it('delivers a published event unchanged, with topic, key and first attempt', async () => {
       const topic = unique();
       const got: Array<[PlatformEvent, DeliveryInfo]> = [];
-      await bus.subscribe({ group: 'g1', topics: [topic], handle: async (e, i) => void got.push([e, i]) });
+      await bus.subscribe({ group: 'g1', topics: [topic], handle: collectInto(got, (e, i) => [e, i]) });
       await bus.start();
       const event = sampleEvent('obj-1');
       await bus.publish(topic, 'obj-1', event);
@@ -58,9 +66,9 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       const a: string[] = [];
       const b1: string[] = [];
       const b2: string[] = [];
-      await bus.subscribe({ group: 'a', topics: [topic], handle: async (e) => void a.push(e.id) });
-      await bus.subscribe({ group: 'b', topics: [topic], handle: async (e) => void b1.push(e.id) });
-      await bus.subscribe({ group: 'b', topics: [topic], handle: async (e) => void b2.push(e.id) });
+      await bus.subscribe({ group: 'a', topics: [topic], handle: collectInto(a, (e) => e.id) });
+      await bus.subscribe({ group: 'b', topics: [topic], handle: collectInto(b1, (e) => e.id) });
+      await bus.subscribe({ group: 'b', topics: [topic], handle: collectInto(b2, (e) => e.id) });
       await bus.start();
       const events = Array.from({ length: 12 }, (_, i) => sampleEvent(`key-${i}`, i));
       for (const e of events) await bus.publish(topic, e.object.id, e);
@@ -95,10 +103,11 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       await bus.subscribe({
         group: 'flaky',
         topics: [topic],
-        handle: async (_e, info) => {
+        handle: (_e, info) => {
           attempts.push(info.attempt);
-          if (info.attempt < 3) throw new Error('transient');
+          if (info.attempt < 3) return Promise.reject(new Error('transient'));
           handled++;
+          return Promise.resolve();
         },
       });
       await bus.start();
@@ -114,19 +123,23 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       await bus.subscribe({
         group: 'poisoned',
         topics: [topic],
-        handle: async () => {
+        handle: () => {
           tries++;
-          throw new Error('always');
+          return Promise.reject(new Error('always'));
         },
       });
-      await bus.subscribe({ group: 'dlq-reader', topics: [`${topic}.dlq`], handle: async (e, i) => void dead.push([e, i]) });
+      await bus.subscribe({ group: 'dlq-reader', topics: [`${topic}.dlq`], handle: collectInto(dead, (e, i) => [e, i]) });
       await bus.start();
       const event = sampleEvent('bad');
       await bus.publish(topic, 'bad', event);
       await eventually(() => expect(dead).toHaveLength(1), timeoutMs);
       expect(dead[0][0]).toEqual(event);
       expect(tries).toBeGreaterThanOrEqual(2);
-      expect(dead[0][1]).toMatchObject({ topic: `${topic}.dlq`, key: 'bad', deadLetter: { reason: `handler failed ${tries} times: always`, group: 'poisoned', topic } });
+      expect(dead[0][1]).toMatchObject({
+        topic: `${topic}.dlq`,
+        key: 'bad',
+        deadLetter: { reason: `handler failed ${tries} times: always`, group: 'poisoned', topic },
+      });
     });
 
     it('dead-letters an event its subscription refuses at once, with the reason, and handles the valid ones', async () => {
@@ -137,9 +150,9 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
         group: 'validating',
         topics: [topic],
         validate: (e, t) => ((e.data as { n: number }).n === 1 ? `n must not be 1 (on ${t})` : undefined),
-        handle: async (e) => void handled.push((e.data as { n: number }).n),
+        handle: collectInto(handled, (e) => (e.data as { n: number }).n),
       });
-      await bus.subscribe({ group: 'dlq-reader', topics: [`${topic}.dlq`], handle: async (e, i) => void dead.push([e, i]) });
+      await bus.subscribe({ group: 'dlq-reader', topics: [`${topic}.dlq`], handle: collectInto(dead, (e, i) => [e, i]) });
       await bus.start();
       const events = [sampleEvent('v', 0), sampleEvent('v', 1), sampleEvent('v', 2)];
       for (const e of events) await bus.publish(topic, 'v', e);
@@ -160,7 +173,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
         group: 'enveloped',
         topics: [topic],
         validate: (e) => void validated.push(e.id),
-        handle: async (e) => void handled.push(e.id),
+        handle: collectInto(handled, (e) => e.id),
       });
       await bus.start();
       // what a reader of the dead-letter topic cannot take as an event either: it is logged there
@@ -176,7 +189,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
     it('delivers events published before start once it starts', async () => {
       const topic = unique();
       const got: string[] = [];
-      await bus.subscribe({ group: 'late', topics: [topic], handle: async (e) => void got.push(e.id) });
+      await bus.subscribe({ group: 'late', topics: [topic], handle: collectInto(got, (e) => e.id) });
       const event = sampleEvent('early');
       await bus.publish(topic, 'early', event);
       await bus.start();

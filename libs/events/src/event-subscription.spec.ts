@@ -1,5 +1,5 @@
 import { AssetBody } from '@platform/api-shapes';
-import { eventually } from './event-bus.contract';
+import { collectInto, eventually } from './event-bus.contract';
 import { DeliveryInfo, PlatformEvent } from './event-bus.port';
 import { topicOf } from './event-registry';
 import { RegisteredEvent, subscribeEvents } from './event-subscription';
@@ -29,14 +29,15 @@ describe('subscribeEvents', () => {
     await subscribeEvents(bus, {
       group: 'uploads-test',
       types: ['video.asset.errored'],
-      handle: async (event) => {
+      handle: (event) => {
         calls++;
         const uploadId: string | undefined = event.data.upload_id; // typed by the registry
         if (uploadId) handled.push(event);
+        return Promise.resolve();
       },
     });
     const topic = topicOf('video.asset.errored');
-    await bus.subscribe({ group: 'dlq-reader', topics: [`${topic}.dlq`], handle: async (e, i) => void dead.push([e, i]) });
+    await bus.subscribe({ group: 'dlq-reader', topics: [`${topic}.dlq`], handle: collectInto(dead, (e, i) => [e, i]) });
     await bus.start();
 
     const good = toPlatformEvent(newEvent('video.asset.errored', asset('a1', { upload_id: 'u1' })));

@@ -28,7 +28,16 @@ class Group {
 
   enqueue(message: Message): void {
     this.queue.push(message);
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+    this.startDraining();
+  }
+
+  /** A message enqueued after the drain found the queue empty, but before it ended, is drained by the next run. */
+  private startDraining(): void {
+    if (this.draining) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.queue.length > 0 && !this.bus.closed) this.startDraining();
+    });
   }
 
   idle(): Promise<void> {
@@ -69,7 +78,7 @@ class Group {
         if (attempt < this.bus.maxAttempts) await sleep(retryDelayMs(attempt));
       }
     }
-    await this.bus.deadLetter(this.name, message, DEAD_LETTER_REASON.failed(this.bus.maxAttempts, errorText(lastError)));
+    this.bus.deadLetter(this.name, message, DEAD_LETTER_REASON.failed(this.bus.maxAttempts, errorText(lastError)));
   }
 }
 
@@ -119,7 +128,7 @@ export class InProcessBus implements EventBus {
     this.closed = true;
   }
 
-  async deadLetter(group: string, message: Message, reason: string): Promise<void> {
+  deadLetter(group: string, message: Message, reason: string): void {
     this.logger.error(`group ${group} gave up on ${message.topic} key ${message.key}: ${reason}`);
     if (message.topic.endsWith(DEAD_LETTER_SUFFIX)) return;
     this.route({ ...message, topic: message.topic + DEAD_LETTER_SUFFIX, deadLetter: { reason, group, topic: message.topic } });

@@ -160,7 +160,7 @@ describe('KafkaBus on a real broker', () => {
       group: 'refuses-all',
       topics: [topic],
       validate: () => 'not for us',
-      handle: async () => void tries++,
+      handle: () => Promise.resolve(void tries++),
     });
     await bus.start();
     const event = sampleEvent('r');

@@ -272,7 +272,7 @@ describe('transactional outbox on Postgres', () => {
     ).rejects.toThrow('no');
     expect(await processOnce(dataSource, schema, 'jobs', eventId, insert('p1'))).toBe(true);
     expect(await processOnce(dataSource, schema, 'jobs', eventId, insert('p2'))).toBe(false);
-    expect((await dataSource.query(`SELECT "id" FROM "${schema}"."widgets"`)) as unknown[]).toEqual([{ id: 'p1' }]);
+    expect(await dataSource.query<unknown[]>(`SELECT "id" FROM "${schema}"."widgets"`)).toEqual([{ id: 'p1' }]);
   });
 
   it('carries events from Postgres through the outbox and Kafka to an idempotent consumer', async () => {
@@ -280,7 +280,13 @@ describe('transactional outbox on Postgres', () => {
     cleanup.push(() => kafka.close());
     // a topic of this test's own, so no platform sharing the broker reads these events
     const topic = `test.outbox${randomUUID().slice(0, 8)}.v1`;
-    const bus: EventBus = { ...kafka, start: () => kafka.start(), subscribe: (s) => kafka.subscribe(s), close: () => kafka.close(), publish: (_t, key, e) => kafka.publish(topic, key, e) };
+    const bus: EventBus = {
+      ...kafka,
+      start: () => kafka.start(),
+      subscribe: (s) => kafka.subscribe(s),
+      close: () => kafka.close(),
+      publish: (_t, key, e) => kafka.publish(topic, key, e),
+    };
     const handled: Array<{ n: number; fresh: boolean }> = [];
     await bus.subscribe({
       group: `outbox-e2e-${randomUUID().slice(0, 8)}`,

@@ -6,10 +6,10 @@ import { DataSource, EntityManager } from 'typeorm';
  * redelivery); the caller then does nothing.
  */
 export async function markProcessed(manager: EntityManager, schema: string, consumer: string, eventId: string): Promise<boolean> {
-  const rows = (await manager.query(
+  const rows: unknown[] = await manager.query(
     `INSERT INTO "${schema}"."processed_events" ("consumer", "event_id") VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING "event_id"`,
     [consumer, eventId],
-  )) as unknown[];
+  );
   return rows.length === 1;
 }
 

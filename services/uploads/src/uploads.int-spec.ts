@@ -363,16 +363,20 @@ describe.each([
     const handled = (eventId: string) => ({ consumer: 'uploads', eventId: `${eventId}-${upload.id}` });
     await completion.assetErrored(handled('other'), upload.id, 'some-other-asset', { type: 'invalid_input', message: 'x' });
     expect((await service.get(upload.id)).status).toBe('asset_created');
-    await completion.assetErrored(handled('first'), upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'The input file could not be read as media.' });
+    await completion.assetErrored(handled('first'), upload.id, `asset-of-${upload.id}`, {
+      type: 'invalid_input',
+      message: 'The input file could not be read as media.',
+    });
     await completion.assetErrored(handled('second'), upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'again' });
     expect(await service.get(upload.id)).toMatchObject({
       status: 'errored',
       error: { type: 'invalid_input', message: 'The input file could not be read as media.' },
     });
     expect((await events(upload.id)).map((e) => e.type)).toEqual(['video.upload.created', 'video.upload.asset_created', 'video.upload.errored']);
-    const processed = (await dataSource.query(`SELECT "consumer", "event_id" FROM "uploads"."processed_events" WHERE "event_id" LIKE $1 ORDER BY "event_id"`, [
-      `%-${upload.id}`,
-    ])) as Array<{ consumer: string; event_id: string }>;
+    const processed = await dataSource.query<Array<{ consumer: string; event_id: string }>>(
+      `SELECT "consumer", "event_id" FROM "uploads"."processed_events" WHERE "event_id" LIKE $1 ORDER BY "event_id"`,
+      [`%-${upload.id}`],
+    );
     expect(processed).toEqual(['first', 'other', 'second'].map((e) => ({ consumer: 'uploads', event_id: `${e}-${upload.id}` })));
 
     // the same event again, even were the upload `asset_created` once more, changes nothing: it was handled
@@ -387,9 +391,13 @@ describe.each([
     await put(upload.url, undefined, Buffer.alloc(10), 10);
     const handled = { consumer: 'uploads', eventId: `failing-${upload.id}` };
     const update = jest.spyOn(UploadRepository.prototype, 'update').mockRejectedValueOnce(new Error('database unavailable'));
-    await expect(completion.assetErrored(handled, upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'm' })).rejects.toThrow('database unavailable');
+    await expect(completion.assetErrored(handled, upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'm' })).rejects.toThrow(
+      'database unavailable',
+    );
     update.mockRestore();
-    expect((await dataSource.query(`SELECT count(*)::int AS n FROM "uploads"."processed_events" WHERE "event_id" = $1`, [handled.eventId])) as unknown[]).toEqual([{ n: 0 }]);
+    expect(await dataSource.query<unknown[]>(`SELECT count(*)::int AS n FROM "uploads"."processed_events" WHERE "event_id" = $1`, [handled.eventId])).toEqual([
+      { n: 0 },
+    ]);
     await completion.assetErrored(handled, upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'm' });
     expect((await service.get(upload.id)).status).toBe('errored');
   });

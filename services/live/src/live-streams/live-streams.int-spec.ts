@@ -180,9 +180,10 @@ describe.each([
     expect((await service.get(stream.id)).generated_subtitles[0].transcription_vocabulary_ids).toEqual([kept.id]);
     expect((await events(stream.id)).map((e) => e.type)).toEqual(['video.live_stream.created', 'video.live_stream.updated']);
     expect((await events(other.id)).map((e) => e.type)).toEqual(['video.live_stream.created']);
-    const processed = (await dataSource.query(`SELECT "event_id" FROM "live"."processed_events" WHERE "consumer" = 'live-vocabularies' AND "event_id" LIKE $1 ORDER BY "event_id"`, [
-      `%-${gone.id}`,
-    ])) as Array<{ event_id: string }>;
+    const processed = await dataSource.query<Array<{ event_id: string }>>(
+      `SELECT "event_id" FROM "live"."processed_events" WHERE "consumer" = 'live-vocabularies' AND "event_id" LIKE $1 ORDER BY "event_id"`,
+      [`%-${gone.id}`],
+    );
     expect(processed.map((r) => r.event_id)).toEqual([`again-${gone.id}`, `deleted-${gone.id}`]);
   });
 

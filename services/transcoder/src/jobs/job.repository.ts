@@ -145,7 +145,7 @@ export class JobRepository {
   }
 
   private async rows(sql: string, params: unknown[], manager?: EntityManager): Promise<JobRow[]> {
-    const result = (await (manager ?? this.dataSource).query(sql, params)) as JobRow[] | [JobRow[], number];
+    const result: JobRow[] | [JobRow[], number] = await (manager ?? this.dataSource).query(sql, params);
     // TypeORM returns [rows, affected] for UPDATE … RETURNING on Postgres, plain rows otherwise.
     return isUpdateResult(result) ? result[0] : result;
   }

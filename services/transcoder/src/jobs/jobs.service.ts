@@ -42,13 +42,12 @@ export class JobsService {
   async cancel(assetId: string, eventId: string): Promise<void> {
     let cancelled: JobEntity | undefined;
     await this.processed.once(eventId, async (manager) => void (cancelled = await this.jobs.cancelAsset(newId(), assetId, manager)));
-    const job = cancelled as JobEntity | undefined;
-    if (job) for (const listener of this.cancelledListeners) listener(job);
+    if (cancelled) for (const listener of this.cancelledListeners) listener(cancelled);
   }
 
   /** An event that asks nothing of this service (a live recording's asset) is recorded like the others. */
   async skip(eventId: string): Promise<void> {
-    await this.processed.once(eventId, async () => undefined);
+    await this.processed.once(eventId, () => Promise.resolve());
   }
 
   onEnqueued(listener: Listener<string>): void {

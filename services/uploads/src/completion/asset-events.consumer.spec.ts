@@ -5,14 +5,21 @@ import { AssetEventsConsumer } from './asset-events.consumer';
 import { UploadCompletion } from './upload-completion.service';
 
 const errored = (fields: Partial<AssetBody>, eventId = 'e1') =>
-  testEvent('video.asset.errored', assetBody('a1', { status: 'errored', progress: { state: 'errored', progress: -1 }, ...fields }), eventId) as RegisteredEvent<'video.asset.errored'>;
+  testEvent(
+    'video.asset.errored',
+    assetBody('a1', { status: 'errored', progress: { state: 'errored', progress: -1 }, ...fields }),
+    eventId,
+  ) as RegisteredEvent<'video.asset.errored'>;
 
 describe('AssetEventsConsumer (group uploads)', () => {
   const assetErrored = jest.fn(async () => undefined);
   const subscriptions: Subscription[] = [];
-  const consumer = new AssetEventsConsumer({ subscribe: async (s: Subscription) => void subscriptions.push(s) } as never, {
-    assetErrored,
-  } as unknown as UploadCompletion);
+  const consumer = new AssetEventsConsumer(
+    { subscribe: (s: Subscription) => Promise.resolve(void subscriptions.push(s)) } as never,
+    {
+      assetErrored,
+    } as unknown as UploadCompletion,
+  );
   beforeEach(() => assetErrored.mockClear());
 
   it('subscribes to video.asset.errored, validating each event against the registry', async () => {
@@ -38,6 +45,9 @@ describe('AssetEventsConsumer (group uploads)', () => {
 
   it('gives a message when the asset gave none', async () => {
     await consumer.handle(errored({ upload_id: 'u1', errors: { type: 'invalid_input', messages: [] } }));
-    expect(assetErrored).toHaveBeenCalledWith(expect.anything(), 'u1', 'a1', { type: 'invalid_input', message: 'The asset could not be made from the uploaded file' });
+    expect(assetErrored).toHaveBeenCalledWith(expect.anything(), 'u1', 'a1', {
+      type: 'invalid_input',
+      message: 'The asset could not be made from the uploaded file',
+    });
   });
 });
