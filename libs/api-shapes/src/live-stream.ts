@@ -73,7 +73,12 @@ export function toLiveStream(s: live.LiveStream): LiveStreamBody {
     ...(s.audio_only ? { audio_only: true as const } : {}),
     ...(s.embedded_subtitles.length > 0 ? { embedded_subtitles: s.embedded_subtitles.map((e) => ({ ...e })) as LiveStreamBody['embedded_subtitles'] } : {}),
     ...(s.generated_subtitles.length > 0
-      ? { generated_subtitles: s.generated_subtitles.map((g) => ({ ...g, transcription_vocabulary_ids: [...g.transcription_vocabulary_ids] })) as LiveStreamBody['generated_subtitles'] }
+      ? {
+          generated_subtitles: s.generated_subtitles.map((g) => ({
+            ...g,
+            transcription_vocabulary_ids: [...g.transcription_vocabulary_ids],
+          })) as LiveStreamBody['generated_subtitles'],
+        }
       : {}),
     reconnect_window: s.reconnect_window,
     ...(s.use_slate_for_standard_latency ? { use_slate_for_standard_latency: true as const } : {}),

@@ -9,10 +9,7 @@ export function unixSecondsString(seconds: number): string {
 }
 
 /** The schema of an `*_at` field. */
-export const unixSecondsSchema = z
-  .string()
-  .regex(/^\d+$/)
-  .meta({ description: 'Unix seconds', example: '1700000000' });
+export const unixSecondsSchema = z.string().regex(/^\d+$/).meta({ description: 'Unix seconds', example: '1700000000' });
 
 /** The object without its undefined and null fields (absent fields are left out of every body). */
 export function withoutAbsent<T extends object>(value: T): T {

@@ -98,7 +98,12 @@ export class AssetProcessingService {
       if (track.status === request.status) return asset;
       const updated = await this.save(manager, asset.id, { tracks: asset.tracks.map((t) => (t.id === track.id ? { ...t, status: request.status } : t)) });
       const event = request.status === 'ready' ? TRACK_EVENTS.ready : TRACK_EVENTS.errored;
-      emitTrackEvent(emit, event, updated, updated.tracks.find((t) => t.id === track.id)!);
+      emitTrackEvent(
+        emit,
+        event,
+        updated,
+        updated.tracks.find((t) => t.id === track.id)!,
+      );
       return updated;
     });
   }

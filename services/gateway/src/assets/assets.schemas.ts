@@ -1,4 +1,13 @@
-import { assetSchema, ENCODING_TIERS, MASTER_ACCESS, MAX_RESOLUTION_TIERS, MP4_SUPPORT, PLAYBACK_POLICIES, playbackIdSchema, VIDEO_QUALITIES } from '@platform/api-shapes';
+import {
+  assetSchema,
+  ENCODING_TIERS,
+  MASTER_ACCESS,
+  MAX_RESOLUTION_TIERS,
+  MP4_SUPPORT,
+  PLAYBACK_POLICIES,
+  playbackIdSchema,
+  VIDEO_QUALITIES,
+} from '@platform/api-shapes';
 import { z } from 'zod';
 import { pagingQuery } from '../validation/paging';
 import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
