@@ -65,7 +65,8 @@ function changes(event: WebhookEvent, later: WebhookEvent): boolean {
 /**
  * Holds each webhook's data against the bodies GET answered for its object: equal to a state seen
  * between the event's time and its subject's next change (the next event of the same object with
- * other data, or of one of an asset's tracks that its data holds otherwise; a deleted object's 404). Events of one change (`connected`,
+ * other data, or of one of an asset's tracks that its data holds otherwise); a `deleted` event's,
+ * to the last state seen before it. Events of one change (`connected`,
  * `recording`, `active` in one transaction) carry the same data and share that state. A webhook is
  * left uncompared only when GET could not have seen its state: the next change came within
  * BRIEF_MS, or the watch began after it.
@@ -78,14 +79,20 @@ export function compareWithStates(events: WebhookEvent[], states: ObjectStates):
     const id = watchedId(event);
     const change = sorted.slice(i + 1).find((later) => changes(event, later));
     const next = change ? Date.parse(change.created_at) : (states.goneAt(id) ?? Infinity);
-    const seen = candidates(event, states).filter(({ state }) => state.lastSeen >= at - SLACK_MS && state.firstSeen <= next + SLACK_MS);
+    const all = candidates(event, states);
+    // a deleted object's data is its last state before the delete (a GET racing the delete may
+    // have seen it half gone, after the event's time)
+    const deleted = event.type.endsWith('.deleted');
+    const seen = deleted
+      ? all.filter(({ state }) => state.firstSeen <= at).slice(-1)
+      : all.filter(({ state }) => state.lastSeen >= at - SLACK_MS && state.firstSeen <= next + SLACK_MS);
     if (seen.some(({ value }) => isDeepStrictEqual(value, event.data))) {
       report.compared.set(event.type, (report.compared.get(event.type) ?? 0) + 1);
       continue;
     }
     const since = states.watchingSince(id);
     if (since === undefined || since > next) report.unseen.push({ event, why: 'its object was watched only after its next change' });
-    else if (next - at < BRIEF_MS) report.unseen.push({ event, why: `its object changed again ${next - at} ms later` });
+    else if (!deleted && next - at < BRIEF_MS) report.unseen.push({ event, why: `its object changed again ${next - at} ms later` });
     else report.mismatches.push({ event, closest: seen.map((c) => c.value) });
   }
   return report;

@@ -76,10 +76,18 @@ export async function jobCount(): Promise<number> {
   return withPlatformDatabase(async (db) => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM "transcoder"."jobs"`)).rows[0].n));
 }
 
-export async function pendingDeliveries(): Promise<number> {
-  return withPlatformDatabase(async (db) =>
-    Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM "webhooks"."deliveries" WHERE "status" = 'pending'`)).rows[0].n),
-  );
+/** Events in any outbox whose webhook is not sent (or given up) yet: 0 once every webhook has gone out. */
+export async function unsentWebhooks(): Promise<number> {
+  return withPlatformDatabase(async (db) => {
+    const { rows } = await db.query<{ event_id: string }>(`SELECT "event_id" FROM "webhooks"."deliveries" WHERE "status" <> 'pending'`);
+    const settled = new Set(rows.map((r) => r.event_id));
+    let unsent = 0;
+    for (const schema of OUTBOX_SCHEMAS) {
+      const outbox = await db.query<{ event_id: string }>(`SELECT "event_id" FROM "${schema}"."outbox"`);
+      unsent += outbox.rows.filter((r) => !settled.has(r.event_id)).length;
+    }
+    return unsent;
+  });
 }
 
 /** How many messages the groups have not yet handled on these topics (Kafka: high watermark minus committed offset). */
