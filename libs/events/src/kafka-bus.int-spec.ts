@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs';
 import { describeEventBusContract, eventually, sampleEvent } from './event-bus.contract';
-import { topicOf } from './event-bus.port';
 import { KafkaBus } from './kafka-bus';
 import { nestLogCreator } from './kafka-logger';
 
@@ -17,7 +16,7 @@ const brokers = brokersEnv.split(',').map((b) => b.trim());
 jest.setTimeout(90_000);
 
 const newBus = (clientId = 'contract-test') => new KafkaBus({ brokers, clientId }, 3);
-const uniqueTopic = () => topicOf(`test.kafka.${randomUUID().slice(0, 8)}`);
+const uniqueTopic = () => `test.kafka.${randomUUID().slice(0, 8)}.v1`;
 
 describeEventBusContract('kafka', async () => newBus(), 60_000);
 
@@ -149,6 +148,30 @@ describe('KafkaBus on a real broker', () => {
       'event-type': event.type,
       'dlq-reason': 'handler failed 3 times: database unavailable',
       'dlq-group': 'always-fails',
+      'original-topic': topic,
+    });
+  });
+
+  it('dead-letters an event its subscription refuses at once, with `invalid event:` and the reason in its headers', async () => {
+    const bus = await track(newBus());
+    const topic = uniqueTopic();
+    let tries = 0;
+    await bus.subscribe({
+      group: 'refuses-all',
+      topics: [topic],
+      validate: () => 'not for us',
+      handle: () => Promise.resolve(void tries++),
+    });
+    await bus.start();
+    const event = sampleEvent('r');
+    await bus.publish(topic, 'r', event);
+    const [dead] = await readRaw(`${topic}.dlq`, 1);
+    expect(tries).toBe(0);
+    expect(JSON.parse(dead.value!)).toEqual(event);
+    expect(dead.headers).toMatchObject({
+      'event-id': event.id,
+      'dlq-reason': 'invalid event: not for us',
+      'dlq-group': 'refuses-all',
       'original-topic': topic,
     });
   });

@@ -4,3 +4,5 @@ export * from './rejection';
 export * from './grpc-test-client';
 export * from './test-database';
 export * from './pglite-database';
+export * from './fake-processed-events';
+export * from './test-events';

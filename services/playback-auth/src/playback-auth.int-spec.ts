@@ -3,10 +3,12 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { ErrorCode } from '@platform/errors';
+import { toPlaybackRestriction } from '@platform/api-shapes';
 import { UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { playbackAuthDatabase } from './database-options';
+import { toPlaybackRestrictionMessage } from './playback-restrictions/playback-restriction.mapper';
 import { PlaybackRestrictionRepository } from './playback-restrictions/playback-restriction.repository';
 import { PlaybackRestrictionsService } from './playback-restrictions/playback-restrictions.service';
 import { SigningKeyRepository } from './signing-keys/signing-key.repository';
@@ -239,7 +241,7 @@ describe('playback-auth against Postgres', () => {
       await expect(
         unitOfWork.run(async (manager, emit) => {
           await repository.insert(manager, restriction);
-          emit({ type: 'video.playback_restriction.created', object: { type: 'playback_restriction', id }, data: { id } });
+          emit('video.playback_restriction.created', toPlaybackRestriction(toPlaybackRestrictionMessage(restriction)));
           throw new Error('fails after writing');
         }),
       ).rejects.toThrow('fails after writing');
@@ -250,7 +252,8 @@ describe('playback-auth against Postgres', () => {
       await expect(
         unitOfWork.run(async (manager, emit) => {
           await repository.insert(manager, restriction);
-          emit({ type: 'video.playback_restriction.created', object: { type: 'playback_restriction', id }, data: { id, bad: '\u0000' } });
+          const body = toPlaybackRestriction(toPlaybackRestrictionMessage(restriction));
+          emit('video.playback_restriction.created', { ...body, referrer: { ...body.referrer, allowed_domains: ['bad\u0000'] } });
         }),
       ).rejects.toThrow();
       expect(await repository.findById(id)).toBeNull();

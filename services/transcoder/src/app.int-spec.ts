@@ -12,7 +12,7 @@ import { DomainError } from '@platform/errors';
 import { closeEventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
 import { Closable, GrpcExceptionFilter, grpcClientOptions, grpcServerOptions } from '@platform/grpc';
 import { assets, common, transcoder } from '@platform/proto';
-import { createTestDatabase, freePort } from '@platform/testing';
+import { assetBody, createTestDatabase, freePort, testEvent } from '@platform/testing';
 import { Client } from 'pg';
 import { lastValueFrom } from 'rxjs';
 import { bootstrap } from './main';
@@ -74,13 +74,7 @@ const spec = (assetId: string, url: string): assets.IngestSpec => ({
 @Module({ controllers: [FakeAssetProcessingController] })
 class FakeAssetsModule {}
 
-const created = (assetId: string): PlatformEvent => ({
-  id: `created-${assetId}`,
-  type: 'video.asset.created',
-  occurred_at: new Date().toISOString(),
-  object: { type: 'asset', id: assetId },
-  data: { id: assetId, status: 'preparing', ingest_type: 'on_demand_url' },
-});
+const created = (assetId: string): PlatformEvent => testEvent('video.asset.created', assetBody(assetId), `created-${assetId}`);
 
 /**
  * The service as it runs: its AppModule on Postgres and the in-process bus, a fake assets service on
@@ -206,6 +200,15 @@ describe('transcoder service', () => {
     expect(new Set(read.streams.map((s) => s.codec_name))).toEqual(new Set(['h264', 'aac']));
     expect(execFileSync('ls', [join(dataDir, 'objects', 'assets', 'asset-ok')], { encoding: 'utf8' }).trim()).toBe('hls'); // the kept input is gone
     expect((await lastValueFrom(client.listJobs({ limit: 10, page: 1 }))).items.map((j) => j.asset_id)).toEqual(['asset-ok']);
+    // the event is recorded once, in the transaction that queued the job; the redelivery did nothing
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      const { rows } = await pg.query(`SELECT "consumer", "event_id" FROM "transcoder"."processed_events"`);
+      expect(rows).toEqual([{ consumer: 'transcoder', event_id: 'created-asset-ok' }]);
+    } finally {
+      await pg.end();
+    }
   }, 90_000);
 
   it('cancels the job of an asset the assets service no longer knows', async () => {

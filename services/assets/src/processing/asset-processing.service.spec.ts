@@ -284,7 +284,7 @@ describe('AssetProcessingService', () => {
   describe('reportWarning', () => {
     const warning = { type: 'ladder_failed', message: 'The encoded renditions could not be made; the asset plays from its source rendition.' };
 
-    it("emits video.asset.warning with Mux's payload and leaves the asset as it is", async () => {
+    it('emits video.asset.warning (the asset body, as GET shows it, with the warning) and leaves the asset as it is', async () => {
       const f = assetsFixture();
       const { asset } = f.stored({ status: 'ready', passthrough: 'mine', uploadId: 'up1' }, ['public']);
       const reply = await f.processing.reportWarning({ asset_id: asset.id, warning });
@@ -294,7 +294,7 @@ describe('AssetProcessingService', () => {
         {
           type: 'video.asset.warning',
           object: { type: 'asset', id: asset.id },
-          data: { id: asset.id, status: 'ready', passthrough: 'mine', upload_id: 'up1', warning },
+          data: expect.objectContaining({ id: asset.id, status: 'ready', passthrough: 'mine', upload_id: 'up1', playback_ids: [{ id: 'asset1-pb0', policy: 'public' }], warning }),
         },
       ]);
     });

@@ -4,7 +4,7 @@ import { Emit, UnitOfWork } from '@platform/events';
 import { assets } from '@platform/proto';
 import { EntityManager } from 'typeorm';
 import { AssetEntity } from '../assets/asset.entity';
-import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent, emitWarningEvent } from '../assets/asset-events';
+import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent, emitWarningEvent, TRACK_EVENTS } from '../assets/asset-events';
 import { toAssetMessage } from '../assets/asset.mapper';
 import { AssetRepository } from '../assets/asset.repository';
 import { notFound } from '../assets/assets.service';
@@ -69,7 +69,7 @@ export class AssetProcessingService {
           ? { recordingTimes: request.recording_times.map((r) => ({ started_at: r.started_at, duration: r.duration, type: r.type })) }
           : {}),
       });
-      for (const track of added) emitTrackEvent(emit, ASSET_EVENTS.trackCreated, updated, track);
+      for (const track of added) emitTrackEvent(emit, TRACK_EVENTS.created, updated, track);
       if (reasonsAreNew) emitAssetEvent(emit, ASSET_EVENTS.nonStandardInputDetected, updated, await this.playbackIds.findByAssetId(asset.id, manager));
       return updated;
     });
@@ -83,7 +83,7 @@ export class AssetProcessingService {
       const updated = await this.save(manager, asset.id, { status: 'ready' });
       emitAssetEvent(emit, ASSET_EVENTS.ready, updated, await this.playbackIds.findByAssetId(asset.id, manager));
       // a track still being made (generated subtitles) gets its own ready event when it is done
-      for (const track of updated.tracks.filter(isFinished)) emitTrackEvent(emit, ASSET_EVENTS.trackReady, updated, track);
+      for (const track of updated.tracks.filter(isFinished)) emitTrackEvent(emit, TRACK_EVENTS.ready, updated, track);
       return updated;
     });
   }
@@ -99,7 +99,7 @@ export class AssetProcessingService {
       if (!track) throw DomainError.notFound('Track');
       if (track.status === request.status) return asset;
       const updated = await this.save(manager, asset.id, { tracks: asset.tracks.map((t) => (t.id === track.id ? { ...t, status: request.status } : t)) });
-      const event = request.status === 'ready' ? ASSET_EVENTS.trackReady : ASSET_EVENTS.trackErrored;
+      const event = request.status === 'ready' ? TRACK_EVENTS.ready : TRACK_EVENTS.errored;
       emitTrackEvent(
         emit,
         event,
@@ -129,7 +129,9 @@ export class AssetProcessingService {
   async reportWarning(request: assets.ReportWarningRequest): Promise<assets.Asset> {
     const warning = checkWarning(request.warning);
     return this.transition(request.asset_id, async (asset, manager, emit) => {
-      if (await this.warnings.recordOnce(manager, asset.id, warning)) emitWarningEvent(emit, asset, warning);
+      if (await this.warnings.recordOnce(manager, asset.id, warning)) {
+        emitWarningEvent(emit, asset, await this.playbackIds.findByAssetId(asset.id, manager), warning);
+      }
       return asset;
     });
   }

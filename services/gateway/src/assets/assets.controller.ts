@@ -5,7 +5,8 @@ import { firstValueFrom } from 'rxjs';
 import { OutboundUrls } from '../outbound/outbound-urls';
 import { AnswersNotImplemented, ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { ASSETS_CLIENT } from './assets-client';
-import { toAsset, toCreateAssetRequest, toInputInfo, toPlaybackId } from './asset.mapper';
+import { toAsset, toPlaybackId } from '@platform/api-shapes';
+import { toCreateAssetRequest, toInputInfo } from './asset.mapper';
 import {
   AssetListQuery,
   assetListQuery,

@@ -1,17 +1,20 @@
 import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN } from '@platform/api-rules';
+import {
+  assetSchema,
+  ENCODING_TIERS,
+  MASTER_ACCESS,
+  MAX_RESOLUTION_TIERS,
+  MP4_SUPPORT,
+  PLAYBACK_POLICIES,
+  playbackIdSchema,
+  VIDEO_QUALITIES,
+} from '@platform/api-shapes';
 import { z } from 'zod';
 import { text } from '../validation/text';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
+import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
 
-/** Mux's values, including those of features not built yet (answered 501 by unbuilt-features.ts). */
-export const PLAYBACK_POLICIES = ['public', 'signed', 'drm'] as const;
-export const MP4_SUPPORT = ['none', 'standard', 'capped-1080p', 'audio-only', 'audio-only,capped-1080p'] as const;
-export const MASTER_ACCESS = ['none', 'temporary'] as const;
-export const MAX_RESOLUTION_TIERS = ['1080p', '1440p', '2160p'] as const;
-/** Spec 2.1 has smart and baseline; the SDK also sends the deprecated `premium`. */
-export const ENCODING_TIERS = ['smart', 'baseline', 'premium'] as const;
-export const VIDEO_QUALITIES = ['basic', 'plus', 'premium'] as const;
+/** The response shapes (asset, track, playback id) are @platform/api-shapes': the webhooks' data too. */
 export const STATIC_RENDITION_RESOLUTIONS = ['highest', 'audio-only', '2160p', '1440p', '1080p', '720p', '540p', '480p', '360p', '270p'] as const;
 /** Languages of Mux's generated subtitles for on-demand assets (SDK 15 AssetGeneratedSubtitleSettings). */
 export const GENERATED_SUBTITLE_LANGUAGES = [
@@ -223,63 +226,6 @@ export const assetListQuery = pagingQuery().extend({
 /** POST …/playback-ids. */
 export const createPlaybackIdBody = createPlaybackIdFields;
 
-export const playbackIdSchema = z.object({ id: z.string(), policy: z.enum(['public', 'signed']) });
-
-export const trackSchema = z.object({
-  id: z.string(),
-  type: z.enum(['video', 'audio', 'text']),
-  duration: z.number().optional(),
-  max_width: z.int().optional(),
-  max_height: z.int().optional(),
-  max_frame_rate: z.number().optional(),
-  max_channels: z.int().optional(),
-  max_channel_layout: z.string().optional(),
-  primary: z.boolean().optional(),
-  language_code: z.string().optional(),
-  name: z.string().optional(),
-  status: z.string().optional(),
-  text_type: z.string().optional(),
-  text_source: z.string().optional(),
-  closed_captions: z.boolean().optional(),
-  passthrough: z.string().optional(),
-});
-
-/** Spec 2.1 as built so far; absent fields are left out. */
-export const assetSchema = z.object({
-  id: z.string(),
-  created_at: unixSecondsSchema,
-  updated_at: unixSecondsSchema.optional().meta({ description: 'Present after an update' }),
-  status: z.enum(['preparing', 'ready', 'errored']),
-  progress: z
-    .object({ state: z.enum(['ingesting', 'transcoding', 'completed', 'errored']), progress: z.number() })
-    .meta({ description: 'Mux’s ingest progress, from the status: 0 while preparing, 100 when ready, -1 when errored' }),
-  duration: z.number().optional(),
-  max_stored_resolution: z.enum(['Audio only', 'SD', 'HD', 'FHD', 'UHD']).optional().meta({ description: 'Deprecated: use resolution_tier' }),
-  resolution_tier: z.enum(['audio-only', '720p', '1080p', '1440p', '2160p']).optional(),
-  max_resolution_tier: z.enum(MAX_RESOLUTION_TIERS),
-  encoding_tier: z.enum(ENCODING_TIERS),
-  video_quality: z.enum(VIDEO_QUALITIES),
-  max_stored_frame_rate: z.number().optional(),
-  aspect_ratio: z.string().optional(),
-  playback_ids: z.array(playbackIdSchema).optional(),
-  tracks: z.array(trackSchema).optional(),
-  errors: z.object({ type: z.string(), messages: z.array(z.string()) }).optional(),
-  upload_id: z.string().optional(),
-  live_stream_id: z.string().optional(),
-  is_live: z.boolean().optional().meta({ description: 'Assets of live streams only: true while the recording is under way' }),
-  recording_times: z
-    .array(z.object({ started_at: z.string().meta({ description: 'ISO 8601' }), duration: z.number(), type: z.enum(['content', 'slate']) }))
-    .optional()
-    .meta({ description: 'Recorded live assets: each span of encoder content, and of slate inserted while the encoder was away' }),
-  passthrough: z.string().optional(),
-  master_access: z.enum(MASTER_ACCESS),
-  mp4_support: z.enum(MP4_SUPPORT),
-  normalize_audio: z.literal(true).optional(),
-  non_standard_input_reasons: z.record(z.string(), z.string()).optional(),
-  test: z.literal(true).optional(),
-  ingest_type: z.enum(['on_demand_url', 'on_demand_direct_upload', 'on_demand_clip', 'live_rtmp', 'live_srt']),
-});
-
 export const inputInfoSchema = z.object({
   settings: z.object({ url: z.string().optional() }),
   file: z
@@ -316,7 +262,4 @@ export type AssetInputBody = z.output<typeof assetInputSchema>;
 export type UpdateAssetBody = z.output<typeof updateAssetBody>;
 export type AssetListQuery = z.output<typeof assetListQuery>;
 export type CreatePlaybackIdBody = z.output<typeof createPlaybackIdBody>;
-export type AssetBody = z.infer<typeof assetSchema>;
-export type TrackBody = z.infer<typeof trackSchema>;
 export type InputInfoBody = z.infer<typeof inputInfoSchema>;
-export type PlaybackIdBody = z.infer<typeof playbackIdSchema>;

@@ -2,12 +2,12 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put } fr
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { live } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
-import { toCreateAssetRequest, toPlaybackId } from '../assets/asset.mapper';
+import { toLiveStream, toPlaybackId, toSimulcastTarget } from '@platform/api-shapes';
+import { toCreateAssetRequest } from '../assets/asset.mapper';
 import { CreatePlaybackIdBody, createPlaybackIdBody, playbackIdResponse } from '../assets/assets.schemas';
 import { refuseUnbuiltAssetFeatures, refuseUnbuiltPlaybackIdFeatures } from '../assets/unbuilt-features';
 import { OutboundUrls } from '../outbound/outbound-urls';
 import { AnswersNotImplemented, ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
-import { toLiveStream, toSimulcastTarget } from './live-stream.mapper';
 import { LIVE_STREAMS_CLIENT } from './live-streams-client';
 import {
   CreateLiveStreamBody,

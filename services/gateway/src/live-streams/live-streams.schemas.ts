@@ -1,11 +1,12 @@
 import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, RTMP_URL_PATTERN } from '@platform/api-rules';
+import { LATENCY_MODES, liveStreamSchema, simulcastTargetSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { text } from '../validation/text';
-import { assetSettingsObject, playbackIdSchema } from '../assets/assets.schemas';
+import { assetSettingsObject } from '../assets/assets.schemas';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
+import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
 
-export const LATENCY_MODES = ['low', 'reduced', 'standard'] as const;
+/** The response shapes (live stream, simulcast target) are @platform/api-shapes': the webhooks' data too. */
 const passthrough = text(PASSTHROUGH_MAX);
 const rtmpUrl = z
   .string()
@@ -17,7 +18,7 @@ const slateUrl = z
   .regex(new RegExp(`${HTTP_URL_PATTERN.source}|^$`), { error: 'must be an http or https URL' })
   .meta({ description: 'http(s) URL of a PNG or JPEG image shown while the encoder is away; an empty string clears it' });
 
-export const embeddedSubtitleSchema = z
+export const embeddedSubtitleInput = z
   .object({
     name: text(255).optional(),
     passthrough: passthrough.optional(),
@@ -31,11 +32,11 @@ export const embeddedSubtitleSchema = z
   .strict();
 
 /** One entry per CEA-608 channel: at most 4, each channel once (the service checks the channels). */
-const embeddedSubtitles = z.array(embeddedSubtitleSchema).max(4);
+const embeddedSubtitles = z.array(embeddedSubtitleInput).max(4);
 
-export const generatedSubtitleSchema = z
+export const generatedSubtitleInput = z
   .object({
-    name: z.string().optional(),
+    name: text(255).optional(),
     passthrough: passthrough.optional(),
     language_code: z.enum(['en', 'en-US']).optional().meta({ description: 'Default en' }),
     transcription_vocabulary_ids: z.array(z.string()).optional(),
@@ -73,7 +74,7 @@ export const createLiveStreamBody = z
     passthrough: passthrough.optional(),
     audio_only: z.boolean().optional(),
     embedded_subtitles: embeddedSubtitles.optional(),
-    generated_subtitles: z.array(generatedSubtitleSchema).max(1).optional(),
+    generated_subtitles: z.array(generatedSubtitleInput).max(1).optional(),
     reduced_latency: z.boolean().optional().meta({ description: 'Deprecated: use latency_mode' }),
     latency_mode: z.enum(LATENCY_MODES).optional().meta({ description: 'Default standard' }),
     test: z.boolean().optional(),
@@ -101,45 +102,11 @@ export const updateLiveStreamBody = z
   .strict();
 
 export const embeddedSubtitlesBody = z.object({ embedded_subtitles: embeddedSubtitles }).strict();
-export const generatedSubtitlesBody = z.object({ generated_subtitles: z.array(generatedSubtitleSchema).max(1) }).strict();
+export const generatedSubtitlesBody = z.object({ generated_subtitles: z.array(generatedSubtitleInput).max(1) }).strict();
 
 export const liveStreamListQuery = pagingQuery().extend({
   stream_key: z.string().optional().meta({ description: 'Only the stream with this key' }),
   status: z.enum(['active', 'idle', 'disabled']).optional(),
-});
-
-export const simulcastTargetSchema = z.object({
-  id: z.string(),
-  passthrough: z.string().optional(),
-  status: z.enum(['idle', 'starting', 'broadcasting', 'errored']),
-  stream_key: z.string().optional(),
-  url: z.string(),
-  error_severity: z.enum(['normal', 'fatal']).optional(),
-});
-
-export const liveStreamSchema = z.object({
-  id: z.string(),
-  created_at: unixSecondsSchema,
-  stream_key: z.string().meta({ description: 'A credential: whoever holds it can stream' }),
-  srt_passphrase: z.string(),
-  status: z.enum(['active', 'idle', 'disabled']),
-  active_ingest_protocol: z.enum(['rtmp', 'srt']).optional(),
-  active_asset_id: z.string().optional(),
-  recent_asset_ids: z.array(z.string()).optional(),
-  playback_ids: z.array(playbackIdSchema).optional(),
-  new_asset_settings: z.record(z.string(), z.unknown()).optional(),
-  passthrough: z.string().optional(),
-  audio_only: z.literal(true).optional(),
-  embedded_subtitles: z.array(embeddedSubtitleSchema).optional(),
-  generated_subtitles: z.array(generatedSubtitleSchema).optional(),
-  reconnect_window: z.number(),
-  use_slate_for_standard_latency: z.literal(true).optional(),
-  reconnect_slate_url: z.string().optional(),
-  latency_mode: z.enum(LATENCY_MODES),
-  reduced_latency: z.boolean(),
-  simulcast_targets: z.array(simulcastTargetSchema).optional(),
-  test: z.literal(true).optional(),
-  max_continuous_duration: z.int(),
 });
 
 export const liveStreamResponse = dataOf(liveStreamSchema);
@@ -150,6 +117,4 @@ export const emptyDataResponse = z.object({ data: z.object({}) });
 export type CreateLiveStreamBody = z.output<typeof createLiveStreamBody>;
 export type UpdateLiveStreamBody = z.output<typeof updateLiveStreamBody>;
 export type LiveStreamListQuery = z.output<typeof liveStreamListQuery>;
-export type LiveStreamBody = z.infer<typeof liveStreamSchema>;
-export type SimulcastTargetBody = z.infer<typeof simulcastTargetSchema>;
 export type SimulcastTargetInputBody = z.output<typeof simulcastTargetInputSchema>;

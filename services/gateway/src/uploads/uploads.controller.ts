@@ -2,11 +2,11 @@ import { Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { uploads } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
+import { toUpload } from '@platform/api-shapes';
 import { toCreateAssetRequest } from '../assets/asset.mapper';
 import { refuseUnbuiltAssetFeatures } from '../assets/unbuilt-features';
 import { OutboundUrls } from '../outbound/outbound-urls';
 import { AnswersNotImplemented, ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
-import { toUpload } from './upload.mapper';
 import { CreateUploadBody, createUploadBody, UploadListQuery, uploadListQuery, uploadListResponse, uploadResponse } from './uploads.schemas';
 import { UPLOADS_CLIENT } from './uploads-client';
 

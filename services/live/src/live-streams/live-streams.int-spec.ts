@@ -195,11 +195,34 @@ describe.each([
     const stream = await create({ generated_subtitles: [{ transcription_vocabulary_ids: [kept.id, gone.id] }] });
     const other = await create();
     await vocabularies.delete(gone.id);
-    await service.forgetVocabulary(gone.id);
-    await service.forgetVocabulary(gone.id);
+    const handled = { consumer: 'live-vocabularies', eventId: `deleted-${gone.id}` };
+    await service.forgetVocabulary(gone.id, handled);
+    await service.forgetVocabulary(gone.id, handled); // redelivered
+    await service.forgetVocabulary(gone.id, { ...handled, eventId: `again-${gone.id}` }); // another event: no stream names it any more
     expect((await service.get(stream.id)).generated_subtitles[0].transcription_vocabulary_ids).toEqual([kept.id]);
     expect((await events(stream.id)).map((e) => e.type)).toEqual(['video.live_stream.created', 'video.live_stream.updated']);
     expect((await events(other.id)).map((e) => e.type)).toEqual(['video.live_stream.created']);
+    const processed = await dataSource.query<Array<{ event_id: string }>>(
+      `SELECT "event_id" FROM "live"."processed_events" WHERE "consumer" = 'live-vocabularies' AND "event_id" LIKE $1 ORDER BY "event_id"`,
+      [`%-${gone.id}`],
+    );
+    expect(processed.map((r) => r.event_id)).toEqual([`again-${gone.id}`, `deleted-${gone.id}`]);
+  });
+
+  it('handles a vocabulary deletion event once even if a stream names the id again', async () => {
+    const gone = await vocabularies.create({ id: '', phrases: ['gone'] });
+    const stream = await create({ generated_subtitles: [{ transcription_vocabulary_ids: [gone.id] }] });
+    await vocabularies.delete(gone.id);
+    const handled = { consumer: 'live-vocabularies', eventId: `deleted-${gone.id}` };
+    await service.forgetVocabulary(gone.id, handled);
+    // as if the stream named it again: the redelivered event still changes nothing (it was handled)
+    await dataSource.query(`UPDATE "live"."live_streams" SET "generated_subtitles" = $2::jsonb WHERE "id" = $1`, [
+      stream.id,
+      JSON.stringify([{ name: 'English CC', language_code: 'en', transcription_vocabulary_ids: [gone.id] }]),
+    ]);
+    await service.forgetVocabulary(gone.id, handled);
+    expect((await service.get(stream.id)).generated_subtitles[0].transcription_vocabulary_ids).toEqual([gone.id]);
+    expect((await events(stream.id)).map((e) => e.type)).toEqual(['video.live_stream.created', 'video.live_stream.updated']);
   });
 
   it('patches the listed subset, clears passthrough and the slate with an empty string, and emits video.live_stream.updated', async () => {

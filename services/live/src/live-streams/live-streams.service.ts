@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@platform/errors';
-import { UnitOfWork } from '@platform/events';
+import { Emit, UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { assets, live } from '@platform/proto';
+import { EntityManager } from 'typeorm';
 import { TranscriptionVocabulariesService } from '../transcription-vocabularies/transcription-vocabularies.service';
 import { ASSETS_PORT, AssetsPort } from './assets-port';
 import { LiveStreamEntity, LiveStreamStatus, SimulcastTargetEntity } from './live-stream.entity';
@@ -187,19 +188,26 @@ export class LiveStreamsService {
     });
   }
 
-  /** Removes a deleted vocabulary's id from every stream that names it (spec 4.8), each change with its event. */
-  async forgetVocabulary(vocabularyId: string): Promise<void> {
-    for (const id of await this.streams.findIdsNamingVocabulary(vocabularyId)) {
-      await this.change(id, LIVE_STREAM_EVENTS.updated, (stream) => {
-        if (!stream.generatedSubtitles.some((g) => g.transcription_vocabulary_ids.includes(vocabularyId))) return undefined;
-        return {
-          generatedSubtitles: stream.generatedSubtitles.map((g) => ({
-            ...g,
-            transcription_vocabulary_ids: g.transcription_vocabulary_ids.filter((v) => v !== vocabularyId),
-          })),
-        };
-      });
-    }
+  /**
+   * Removes a deleted vocabulary's id from every stream that names it (spec 4.8), each change with
+   * its event, all in one transaction with the record that `handled` (the consumer's event) was
+   * processed: a redelivered event changes nothing.
+   */
+  async forgetVocabulary(vocabularyId: string, handled: { consumer: string; eventId: string }): Promise<void> {
+    const ids = await this.streams.findIdsNamingVocabulary(vocabularyId);
+    await this.unitOfWork.runOnce(handled.consumer, handled.eventId, async (manager, emit) => {
+      for (const id of ids) {
+        await this.changeLocked(manager, emit, id, LIVE_STREAM_EVENTS.updated, (stream) => {
+          if (!stream.generatedSubtitles.some((g) => g.transcription_vocabulary_ids.includes(vocabularyId))) return undefined;
+          return {
+            generatedSubtitles: stream.generatedSubtitles.map((g) => ({
+              ...g,
+              transcription_vocabulary_ids: g.transcription_vocabulary_ids.filter((v) => v !== vocabularyId),
+            })),
+          };
+        });
+      }
+    });
   }
 
   /** Deletes the stream with its playback ids (they stop resolving at once) and simulcast targets. */
@@ -216,15 +224,28 @@ export class LiveStreamsService {
   /** One change under the stream's lock, with its event; `changes` giving undefined changes nothing (no event). */
   private change(id: string, event: LiveStreamEventType, changes: (stream: LiveStreamEntity) => LiveStreamChanges | undefined): Promise<live.LiveStream> {
     return this.unitOfWork.run(async (manager, emit) => {
-      const stream = await this.streams.lockById(manager, id);
-      if (!stream) throw notFound();
-      const wanted = changes(stream);
-      if (!wanted) return toLiveStreamMessage(await this.streams.record(stream, manager));
-      const updated = await this.streams.update(manager, id, { ...wanted, updatedAt: new Date() });
-      const record = await this.streams.record(updated, manager);
-      emitLiveStreamEvent(emit, event, record);
-      return toLiveStreamMessage(record);
+      const changed = await this.changeLocked(manager, emit, id, event, changes);
+      if (!changed) throw notFound();
+      return changed;
     });
+  }
+
+  /** `change` inside a transaction already open; undefined when the stream is gone. */
+  private async changeLocked(
+    manager: EntityManager,
+    emit: Emit,
+    id: string,
+    event: LiveStreamEventType,
+    changes: (stream: LiveStreamEntity) => LiveStreamChanges | undefined,
+  ): Promise<live.LiveStream | undefined> {
+    const stream = await this.streams.lockById(manager, id);
+    if (!stream) return undefined;
+    const wanted = changes(stream);
+    if (!wanted) return toLiveStreamMessage(await this.streams.record(stream, manager));
+    const updated = await this.streams.update(manager, id, { ...wanted, updatedAt: new Date() });
+    const record = await this.streams.record(updated, manager);
+    emitLiveStreamEvent(emit, event, record);
+    return toLiveStreamMessage(record);
   }
 
   private async checkVocabularies(generated: live.GeneratedSubtitle[]): Promise<void> {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
 import { live } from '@platform/proto';
-import { emitLiveStreamEvent, emitTargetEvent, LIVE_STREAM_EVENTS, TARGET_STATUS_EVENTS } from './live-stream-events';
+import { emitLiveStreamEvent, emitTargetEvent, LIVE_STREAM_EVENTS, SIMULCAST_TARGET_EVENTS, TARGET_STATUS_EVENTS } from './live-stream-events';
 import { SimulcastStatus, SimulcastTargetEntity } from './live-stream.entity';
 import { toSimulcastTargetMessage } from './live-stream.mapper';
 import { LiveStreamRepository } from './live-stream.repository';
@@ -31,7 +31,7 @@ export class SimulcastTargetsService {
       const target = newTarget(stream.id, r.target!, now);
       await this.streams.insertTarget(manager, target);
       const updated = await this.streams.update(manager, stream.id, { updatedAt: now });
-      emitTargetEvent(emit, LIVE_STREAM_EVENTS.targetCreated, target);
+      emitTargetEvent(emit, SIMULCAST_TARGET_EVENTS.created, target);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.updated, await this.streams.record(updated, manager));
       return toSimulcastTargetMessage(target);
     });
@@ -53,7 +53,7 @@ export class SimulcastTargetsService {
         throw DomainError.precondition(`Simulcast targets can be deleted only while the live stream is idle; it is ${stream.status}`);
       await this.streams.deleteTarget(manager, stream.id, target.id);
       const updated = await this.streams.update(manager, stream.id, { updatedAt: new Date() });
-      emitTargetEvent(emit, LIVE_STREAM_EVENTS.targetDeleted, target);
+      emitTargetEvent(emit, SIMULCAST_TARGET_EVENTS.deleted, target);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.updated, await this.streams.record(updated, manager));
     });
   }

@@ -1,12 +1,14 @@
 import { loadConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { DomainError, ErrorCode } from '@platform/errors';
+import { toTranscriptionVocabulary } from '@platform/api-shapes';
 import { UnitOfWork } from '@platform/events';
 import { newId, unixSeconds } from '@platform/ids';
 import { DataSource } from 'typeorm';
 import { liveDatabase } from '../database-options';
 import { CreateTranscriptionVocabularies1732200000100 } from '../migrations/1732200000100-create-transcription-vocabularies';
 import { TranscriptionVocabularyEntity } from './transcription-vocabulary.entity';
+import { toTranscriptionVocabularyMessage } from './transcription-vocabulary.mapper';
 import { TranscriptionVocabularyRepository } from './transcription-vocabulary.repository';
 import { TranscriptionVocabulariesService } from './transcription-vocabularies.service';
 import { createTestDatabase } from '@platform/testing';
@@ -195,7 +197,7 @@ describe('transcription vocabularies on real Postgres', () => {
       const failure = await unitOfWork
         .run(async (manager, emit) => {
           await repository.insert(manager, vocabulary);
-          emit({ type: 'video.transcription_vocabulary.created', object: { type: 'transcription_vocabulary', id: vocabulary.id }, data: {} });
+          emit('video.transcription_vocabulary.created', toTranscriptionVocabulary(toTranscriptionVocabularyMessage(vocabulary)));
           throw new Error('fails after the insert');
         })
         .catch((e: unknown) => e);

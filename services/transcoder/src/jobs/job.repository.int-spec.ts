@@ -58,7 +58,7 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     const tables = (await a.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`)) as Array<{
       table_name: string;
     }>;
-    expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations']);
+    expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations', 'processed_events']);
   });
 
   it('queues one job per asset', async () => {

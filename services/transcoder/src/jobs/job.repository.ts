@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { JobEntity, JobPhase, JobStatus } from './job.entity';
 
 interface JobRow {
@@ -30,13 +30,14 @@ const leaseFromNow = (param: string) => `now() + ${param}::int * interval '1 sec
 export class JobRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  /** Inserts a queued job unless the asset already has one; true when inserted. */
-  async enqueue(id: string, assetId: string): Promise<boolean> {
+  /** Inserts a queued job unless the asset already has one; true when inserted. In `manager`'s transaction when given. */
+  async enqueue(id: string, assetId: string, manager?: EntityManager): Promise<boolean> {
     const rows = await this.rows(
       `INSERT INTO ${JOBS} ("id", "asset_id", "status", "attempts", "created_at", "updated_at")
        VALUES ($1, $2, 'queued', 0, now(), now())
        ON CONFLICT ("asset_id") DO NOTHING RETURNING *`,
       [id, assetId],
+      manager,
     );
     return rows.length === 1;
   }
@@ -44,9 +45,9 @@ export class JobRepository {
   /**
    * Cancels the asset's open job, or records a cancelled one when the deletion arrives before the
    * creation (they travel on different topics). Returns the cancelled job; undefined when the job had
-   * already ended.
+   * already ended. In `manager`'s transaction when given.
    */
-  async cancelAsset(id: string, assetId: string): Promise<JobEntity | undefined> {
+  async cancelAsset(id: string, assetId: string, manager?: EntityManager): Promise<JobEntity | undefined> {
     const [row] = await this.rows(
       `INSERT INTO ${JOBS} AS j ("id", "asset_id", "status", "attempts", "created_at", "updated_at")
        VALUES ($1, $2, 'cancelled', 0, now(), now())
@@ -54,6 +55,7 @@ export class JobRepository {
          WHERE j."status" IN ${OPEN}
        RETURNING *`,
       [id, assetId],
+      manager,
     );
     return row && toEntity(row);
   }
@@ -161,8 +163,8 @@ export class JobRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  private async rows(sql: string, params: unknown[]): Promise<JobRow[]> {
-    const result = (await this.dataSource.query(sql, params)) as JobRow[] | [JobRow[], number];
+  private async rows(sql: string, params: unknown[], manager?: EntityManager): Promise<JobRow[]> {
+    const result: JobRow[] | [JobRow[], number] = await (manager ?? this.dataSource).query(sql, params);
     // TypeORM returns [rows, affected] for UPDATE … RETURNING on Postgres, plain rows otherwise.
     return isUpdateResult(result) ? result[0] : result;
   }

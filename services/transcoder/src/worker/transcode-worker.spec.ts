@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig, PlatformConfig } from '@platform/config';
+import { fakeProcessedEvents } from '@platform/testing';
 import { eventually } from '../testing/eventually';
 import { JobRepository } from '../jobs/job.repository';
 import { JobsService } from '../jobs/jobs.service';
@@ -60,7 +61,7 @@ describe('TranscodeWorker', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'worker-'));
     jobs = new InMemoryJobs();
     jobs.now = Date.now();
-    jobsService = new JobsService(jobs as unknown as JobRepository);
+    jobsService = new JobsService(jobs as unknown as JobRepository, fakeProcessedEvents());
     pipeline = new ControlledPipeline();
     assets = new FakeAssetProcessing();
     store = new InMemoryStore();
@@ -320,9 +321,9 @@ describe('TranscodeWorker', () => {
 
   it('stops a running job whose asset is deleted and removes what it stored', async () => {
     worker.onApplicationBootstrap();
-    await jobsService.enqueue('a1');
+    await jobsService.enqueue('a1', 'created-a1');
     await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
-    await jobsService.cancel('a1');
+    await jobsService.cancel('a1', 'deleted-a1');
     const ctx = pipeline.contexts.get('a1')!;
     expect((ctx.signal.reason as JobAbort).kind).toBe('cancelled');
     await eventually(() => expect(store.log).toEqual(['delete assets/a1/']));
@@ -390,7 +391,7 @@ describe('TranscodeWorker', () => {
   it('starts a job queued in this process at once, without waiting for the next poll', async () => {
     worker.onApplicationBootstrap();
     await eventually(() => expect(jobs.rows.size).toBe(0));
-    await jobsService.enqueue('a1');
+    await jobsService.enqueue('a1', 'created-a1');
     await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true), 2000);
   });
 
