@@ -21,11 +21,10 @@ import { receivedWebhooks } from './support/webhook-receiver';
 jest.setTimeout(300_000);
 
 /**
- * Registered types no step below makes yet. `video.asset.warning` is emitted by the transcoder's
- * work on jobs that end without changing their asset (issue 12, defect 1); the step that causes one
- * joins this walk with that work, and the type leaves this list.
+ * Made by drills of their own, which hold the data against GET there: video.asset.warning needs a
+ * ladder to die three times (e2e/worker-crash.e2e-spec.ts).
  */
-const NOT_YET_MADE: readonly string[] = ['video.asset.warning'];
+const MADE_ELSEWHERE: readonly string[] = ['video.asset.warning'];
 
 const countBy = (ids: string[]): Record<string, number> => ids.reduce<Record<string, number>>((n, id) => ((n[id] = (n[id] ?? 0) + 1), n), {});
 
@@ -58,7 +57,7 @@ describe('events', () => {
     await walk.liveStream(vocabularyId);
 
     // every webhook out (each is held WEBHOOK_ORDER_HOLD_MS), then held against what GET showed
-    const expected = EVENT_TYPES.filter((t) => !NOT_YET_MADE.includes(t));
+    const expected = EVENT_TYPES.filter((t) => !MADE_ELSEWHERE.includes(t));
     await eventually(unsentWebhooks, (n) => n === 0, 60_000);
     const all = webhooksOf(states);
     expect(states.failure()).toBeUndefined();
