@@ -46,6 +46,9 @@ export const envSchema = z.object({
     message: 'must be a comma-separated list of host:port',
   }),
   KAFKA_CLIENT_ID: z.string().default('video-platform'),
+  KAFKA_NAMESPACE: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/.test(v), {
+    message: 'must be up to 100 letters, digits, dots, dashes or underscores',
+  }),
   S3_ENDPOINT: url(['http:', 'https:']),
   S3_ACCESS_KEY: optionalText,
   S3_SECRET_KEY: optionalText,

@@ -18,6 +18,16 @@ describe('loadConfig', () => {
     expect(c.outboundAllow).toBe('loopback');
   });
 
+  it('takes a Kafka namespace of topic-safe characters', () => {
+    expect(loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_NAMESPACE: 'tenant-1' }).kafka).toEqual({
+      brokers: ['k:9092'],
+      clientId: 'video-platform',
+      namespace: 'tenant-1',
+    });
+    expect(loadConfig({ KAFKA_BROKERS: 'k:9092' }).kafka).toEqual({ brokers: ['k:9092'], clientId: 'video-platform' });
+    expect(() => loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_NAMESPACE: 'a/b' })).toThrow(/KAFKA_NAMESPACE/);
+  });
+
   it('takes OUTBOUND_ALLOW and refuses a value it does not know', () => {
     expect(loadConfig({ OUTBOUND_ALLOW: 'public' }).outboundAllow).toBe('public');
     expect(loadConfig({ OUTBOUND_ALLOW: 'private' }).outboundAllow).toBe('private');

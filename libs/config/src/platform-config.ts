@@ -26,7 +26,8 @@ export interface PlatformConfig {
   databasePoolSize: number;
   pglitePort: number;
   /** Undefined means the in-process event bus. */
-  kafka?: { brokers: string[]; clientId: string };
+  /** `namespace` prefixes every topic and consumer group: installations sharing one cluster stay apart. */
+  kafka?: { brokers: string[]; clientId: string; namespace?: string };
   /** Undefined means the filesystem object store under dataDir. */
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   /** Undefined means embedded chDB under dataDir. */
@@ -102,7 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     pglitePort: e.PGLITE_PORT,
-    kafka: e.KAFKA_BROKERS ? { brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: e.KAFKA_CLIENT_ID } : undefined,
+    kafka: e.KAFKA_BROKERS
+      ? {
+          brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+          clientId: e.KAFKA_CLIENT_ID,
+          ...(e.KAFKA_NAMESPACE ? { namespace: e.KAFKA_NAMESPACE } : {}),
+        }
+      : undefined,
     s3:
       e.S3_ENDPOINT && e.S3_ACCESS_KEY && e.S3_SECRET_KEY
         ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY, secretKey: e.S3_SECRET_KEY, bucket: e.S3_BUCKET, region: e.S3_REGION }

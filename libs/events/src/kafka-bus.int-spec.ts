@@ -89,6 +89,23 @@ describe('KafkaBus on a real broker', () => {
     await eventually(() => expect(got).toEqual([event.id]), 60_000);
   });
 
+  it('keeps installations with different namespaces apart on one cluster (same group and topic names)', async () => {
+    const run = randomUUID().slice(0, 8);
+    const a = await track(new KafkaBus({ brokers, clientId: 'ns-a', namespace: `a-${run}` }, 3));
+    const b = await track(new KafkaBus({ brokers, clientId: 'ns-b', namespace: `b-${run}` }, 3));
+    const topic = uniqueTopic();
+    const got = { a: [] as Array<[string, string]>, b: [] as Array<[string, string]> };
+    await a.subscribe({ group: 'webhooks', topics: [topic], handle: async (e, info) => void got.a.push([e.id, info.topic]) });
+    await b.subscribe({ group: 'webhooks', topics: [topic], handle: async (e, info) => void got.b.push([e.id, info.topic]) });
+    await Promise.all([a.start(), b.start()]);
+    const [ea, eb] = [sampleEvent('a'), sampleEvent('b')];
+    await a.publish(topic, 'a', ea);
+    await b.publish(topic, 'b', eb);
+    await eventually(() => expect([got.a, got.b]).toEqual([[[ea.id, topic]], [[eb.id, topic]]]), 60_000);
+    // on the cluster, the topic carries the namespace
+    expect((await readRaw(`a-${run}.${topic}`, 1)).map((r) => JSON.parse(r.value!).id)).toEqual([ea.id]);
+  });
+
   it('sends malformed messages straight to the dead-letter topic and keeps consuming', async () => {
     const bus = await track(newBus());
     const topic = uniqueTopic();
