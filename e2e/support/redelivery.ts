@@ -1,3 +1,4 @@
+import { onCluster } from './kafka-names';
 import { Admin, Kafka, logLevel } from 'kafkajs';
 import { withPlatformDatabase } from './platform-db';
 
@@ -97,8 +98,8 @@ export async function kafkaLag(brokers: string[], groups: Record<string, string[
   await admin.connect();
   try {
     let lag = 0;
-    for (const [groupId, topics] of Object.entries(groups)) {
-      const committed = await admin.fetchOffsets({ groupId, topics });
+    for (const [group, topics] of Object.entries(groups)) {
+      const committed = await admin.fetchOffsets({ groupId: onCluster(group), topics: topics.map(onCluster) });
       for (const { topic, partitions } of committed) {
         const ends = await admin.fetchTopicOffsets(topic);
         for (const end of ends) {
