@@ -285,9 +285,9 @@ describe('charts/video-platform', () => {
       /s3\.accessKey and config\.s3\.secretKey are required/,
     ],
   ])('refuses to render %s (the services would refuse to start)', (_label, args, message) => {
-    const r = run(['template', 't', CHART, ...(args as string[])]);
+    const r = run(['template', 't', CHART, ...args]);
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(message as RegExp);
+    expect(r.stderr).toMatch(message);
   });
 
   it('honours a per-service image override and keeps the default for the others', () => {

@@ -150,7 +150,7 @@ export class MinioObjectStore implements ObjectStore, ResumableWriter {
       for await (const chunk of await this.client.getObject(bucket, write.pending.key)) await take(chunk as Buffer);
     }
     for await (const chunk of body) {
-      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
       received += bytes.length;
       await take(bytes);
     }

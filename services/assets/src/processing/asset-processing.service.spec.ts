@@ -208,7 +208,7 @@ describe('AssetProcessingService', () => {
     it('markReady leaves a preparing track out of video.asset.track.ready; setTrackStatus readies it with its own event', async () => {
       const f = assetsFixture();
       const { asset } = f.stored();
-      const probed = await f.processing.recordProbe(probe(asset.id, { tracks: [...probe(asset.id).tracks!, generated('preparing')] }));
+      const probed = await f.processing.recordProbe(probe(asset.id, { tracks: [...probe(asset.id).tracks, generated('preparing')] }));
       const final = probed.tracks[2];
       f.events.length = 0;
       await f.processing.markReady({ asset_id: asset.id });
@@ -294,7 +294,14 @@ describe('AssetProcessingService', () => {
         {
           type: 'video.asset.warning',
           object: { type: 'asset', id: asset.id },
-          data: expect.objectContaining({ id: asset.id, status: 'ready', passthrough: 'mine', upload_id: 'up1', playback_ids: [{ id: 'asset1-pb0', policy: 'public' }], warning }),
+          data: expect.objectContaining({
+            id: asset.id,
+            status: 'ready',
+            passthrough: 'mine',
+            upload_id: 'up1',
+            playback_ids: [{ id: 'asset1-pb0', policy: 'public' }],
+            warning,
+          }),
         },
       ]);
     });

@@ -49,7 +49,7 @@ export function ZodQuery(schema: z.ZodObject): ParameterDecorator {
   return (target, key, index) => {
     Query(new ZodValidationPipe(schema.strict(), 'query'))(target, key, index);
     const [name, descriptor] = methodDescriptor(target, key);
-    for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    for (const [field, fieldSchema] of Object.entries(schema.shape)) {
       ApiQuery({ name: field, required: !fieldSchema.safeParse(undefined).success, schema: openApiSchema(fieldSchema, 'output') })(target, name, descriptor);
     }
   };

@@ -102,7 +102,7 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     const ids = Array.from({ length: 6 }, () => newId());
     for (const id of ids) await jobsA.enqueue(id, newId());
     const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? jobsA : jobsB).claim(`w${i}`, 60, 'ingest')));
-    const claimed = claims.filter((j) => j !== undefined).map((j) => j!.id);
+    const claimed = claims.filter((j) => j !== undefined).map((j) => j.id);
     expect(claimed.sort()).toEqual([...ids].sort());
   });
 

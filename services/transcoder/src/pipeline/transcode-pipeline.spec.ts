@@ -74,8 +74,7 @@ describe('TranscodePipeline', () => {
     markPlayable: async () => void log.push('markPlayable'),
     onChild: () => undefined,
   });
-  const pipeline = (features = CURRENT_FFMPEG) =>
-    new TranscodePipeline(assets, store, fakeMediaTools(runner, features) as never, config, DEFAULT_PIPELINE_SETTINGS);
+  const pipeline = (features = CURRENT_FFMPEG) => new TranscodePipeline(assets, store, fakeMediaTools(runner, features), config, DEFAULT_PIPELINE_SETTINGS);
   /** The log with the uploads of segments left out. */
   const steps = () => log.filter((l) => !l.endsWith('.ts'));
   /** The ingest phase, then (as an encode slot would) the ladder phase it hands over to; the last outcome. */

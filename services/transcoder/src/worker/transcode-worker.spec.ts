@@ -53,8 +53,7 @@ describe('TranscodeWorker', () => {
   let config: PlatformConfig;
   let worker: TranscodeWorker;
 
-  const makeWorker = (id = ME) =>
-    new TranscodeWorker(id, jobs, jobsService, pipeline as never, assets, store, fakeMediaTools(new FakeMediaRunner()) as never, config);
+  const makeWorker = (id = ME) => new TranscodeWorker(id, jobs, jobsService, pipeline, assets, store, fakeMediaTools(new FakeMediaRunner()), config);
   const row = (id: string) => jobs.rows.get(id)!;
 
   beforeEach(() => {
@@ -396,7 +395,7 @@ describe('TranscodeWorker', () => {
   });
 
   it('claims nothing while ffmpeg cannot be found', async () => {
-    worker = new TranscodeWorker(ME, jobs, jobsService, pipeline as never, assets, store, { get: () => Promise.reject(new Error('No ffmpeg found')) }, config);
+    worker = new TranscodeWorker(ME, jobs, jobsService, pipeline, assets, store, { get: () => Promise.reject(new Error('No ffmpeg found')) }, config);
     jobs.add({ id: 'j1', assetId: 'a1' });
     await worker.poll();
     expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0 });
