@@ -92,7 +92,7 @@ describe('transactional outbox on Postgres', () => {
     cleanup.push(() => relay.stop());
     return relay;
   };
-  const countRows = async (sql: string, params: unknown[] = []) => Number(((await dataSource.query(sql, params)) as Array<{ n: string }>)[0].n);
+  const countRows = async (sql: string, params: unknown[] = []) => Number((await dataSource.query<Array<{ n: string }>>(sql, params))[0].n);
   const unpublished = () => countRows(`SELECT count(*) AS n FROM "${schema}"."outbox" WHERE "published_at" IS NULL`);
 
   it('publishes the events of a committed unit of work, in order, as full PlatformEvents', async () => {

@@ -42,7 +42,7 @@ describe('assets against Postgres', () => {
   let processing: AssetProcessingService;
 
   const outbox = async (key: string): Promise<OutboxRow[]> =>
-    (await dataSource.query('SELECT "topic", "key", "payload" FROM "assets"."outbox" WHERE "key" = $1 ORDER BY "id"', [key])) as OutboxRow[];
+    await dataSource.query<OutboxRow[]>('SELECT "topic", "key", "payload" FROM "assets"."outbox" WHERE "key" = $1 ORDER BY "id"', [key]);
 
   beforeAll(async () => {
     database = await createTestDatabase('assets');
@@ -78,15 +78,15 @@ describe('assets against Postgres', () => {
       } finally {
         await second.destroy();
       }
-      const tables = (await dataSource.query(
+      const tables = await dataSource.query<Array<{ table_name: string }>>(
         `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'assets' ORDER BY "table_name"`,
-      )) as Array<{ table_name: string }>;
+      );
       expect(tables.map((t) => t.table_name)).toEqual(['asset_warnings', 'assets', 'migrations', 'outbox', 'playback_ids', 'processed_events']);
-      const columns = (await dataSource.query(
+      const columns = await dataSource.query<Array<Record<string, string>>>(
         `SELECT "column_name", "data_type", "is_nullable" FROM information_schema.columns
           WHERE "table_schema" = 'assets' AND "table_name" = 'assets' AND "column_name" IN ('tracks', 'input_info', 'errors', 'updated_at', 'duration', 'inputs')
           ORDER BY "column_name"`,
-      )) as Array<Record<string, string>>;
+      );
       expect(columns).toEqual([
         { column_name: 'duration', data_type: 'double precision', is_nullable: 'YES' },
         { column_name: 'errors', data_type: 'jsonb', is_nullable: 'YES' },

@@ -61,7 +61,7 @@ describe.each([
   let sweeper: UploadSweeper;
 
   const events = async (id: string): Promise<OutboxRow['payload'][]> =>
-    ((await dataSource.query('SELECT "payload" FROM "uploads"."outbox" WHERE "key" = $1 ORDER BY "id"', [id])) as OutboxRow[]).map((r) => r.payload);
+    (await dataSource.query<OutboxRow[]>('SELECT "payload" FROM "uploads"."outbox" WHERE "key" = $1 ORDER BY "id"', [id])).map((r) => r.payload);
 
   const signatureOf = (url: string) => new URL(url).searchParams.get('signature') ?? undefined;
 

@@ -39,7 +39,7 @@ describe.each([
   let vocabularies: TranscriptionVocabulariesService;
 
   const events = async (id: string): Promise<OutboxPayload[]> =>
-    ((await dataSource.query(`SELECT "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id])) as Array<{ payload: OutboxPayload }>).map(
+    (await dataSource.query<Array<{ payload: OutboxPayload }>>(`SELECT "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id])).map(
       (r) => r.payload,
     );
   const create = (fields: Record<string, unknown> = {}) =>
@@ -310,10 +310,10 @@ describe.each([
     await service.delete(stream.id);
     expect((await rejection(service.get(stream.id))).code).toBe(ErrorCode.NOT_FOUND);
     expect((await rejection(playbackIds.lookup(stream.playback_ids[0].id))).code).toBe(ErrorCode.NOT_FOUND);
-    const counts = (await dataSource.query(
+    const counts = await dataSource.query<Array<{ p: string; t: string }>>(
       `SELECT (SELECT count(*) FROM "live"."playback_ids" WHERE "live_stream_id" = $1) AS p, (SELECT count(*) FROM "live"."simulcast_targets" WHERE "live_stream_id" = $1) AS t`,
       [stream.id],
-    )) as Array<{ p: string; t: string }>;
+    );
     expect(counts[0]).toEqual({ p: '0', t: '0' });
     expect((await events(stream.id)).at(-1)).toMatchObject({ type: 'video.live_stream.deleted', data: { id: stream.id } });
     expect((await rejection(service.delete(stream.id))).code).toBe(ErrorCode.NOT_FOUND);

@@ -45,13 +45,15 @@ describe('transcription vocabularies on real Postgres', () => {
   const outboxOf = (id: string) =>
     dataSource.query(`SELECT "topic", "key", "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id]) as Promise<OutboxRow[]>;
   const rowCount = async (id: string) =>
-    Number(((await dataSource.query(`SELECT count(*) AS n FROM "live"."transcription_vocabularies" WHERE "id" = $1`, [id])) as Array<{ n: string }>)[0].n);
+    Number((await dataSource.query<Array<{ n: string }>>(`SELECT count(*) AS n FROM "live"."transcription_vocabularies" WHERE "id" = $1`, [id]))[0].n);
 
   describe('migrations', () => {
     it('create the tables and the outbox in schema "live", recorded once', async () => {
-      const tables = (await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'live' ORDER BY table_name`)) as Array<{
-        table_name: string;
-      }>;
+      const tables = await dataSource.query<
+        Array<{
+          table_name: string;
+        }>
+      >(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'live' ORDER BY table_name`);
       expect(tables.map((t) => t.table_name)).toEqual([
         'final_subtitle_passes',
         'live_streams',
@@ -67,7 +69,7 @@ describe('transcription vocabularies on real Postgres', () => {
 
     it('are idempotent: opening the database again applies nothing and fails nothing', async () => {
       const applied = async () =>
-        ((await dataSource.query(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
+        (await dataSource.query<Array<{ name: string }>>(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)).map((r) => r.name);
       const before = await applied();
       expect(before).toHaveLength((liveDatabase.migrations as unknown[]).length);
 
@@ -107,10 +109,10 @@ describe('transcription vocabularies on real Postgres', () => {
       expect(updated).toEqual({ id: created.id, phrases: ['only one'], created_at: created.created_at, updated_at: updated.updated_at });
       expect(updated.updated_at).toBeGreaterThanOrEqual(created.updated_at);
       expect(await service.get(created.id)).toEqual(updated);
-      const [row] = (await dataSource.query(
+      const [row] = await dataSource.query<Array<{ name: string | null; passthrough: string | null; created_at: Date; updated_at: Date }>>(
         `SELECT "name", "passthrough", "created_at", "updated_at" FROM "live"."transcription_vocabularies" WHERE "id" = $1`,
         [created.id],
-      )) as Array<{ name: string | null; passthrough: string | null; created_at: Date; updated_at: Date }>;
+      );
       expect(row.name).toBeNull();
       expect(row.passthrough).toBeNull();
       expect(row.updated_at.getTime()).toBeGreaterThanOrEqual(row.created_at.getTime());

@@ -55,9 +55,11 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     } finally {
       await runner.release();
     }
-    const tables = (await a.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`)) as Array<{
-      table_name: string;
-    }>;
+    const tables = await a.query<
+      Array<{
+        table_name: string;
+      }>
+    >(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`);
     expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations', 'processed_events']);
   });
 

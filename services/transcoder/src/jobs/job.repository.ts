@@ -157,9 +157,11 @@ export class JobRepository {
   /** The ids among `ids` whose job is still open (queued, running or playable). */
   async openIds(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = (await this.dataSource.query(`SELECT "id" FROM ${JOBS} WHERE "id" = ANY($1::text[]) AND "status" IN ${OPEN}`, [ids])) as Array<{
-      id: string;
-    }>;
+    const rows = await this.dataSource.query<
+      Array<{
+        id: string;
+      }>
+    >(`SELECT "id" FROM ${JOBS} WHERE "id" = ANY($1::text[]) AND "status" IN ${OPEN}`, [ids]);
     return new Set(rows.map((r) => r.id));
   }
 

@@ -23,12 +23,12 @@ export class DeliveryRepository {
 
   /** Returns false when the event already has its delivery (a redelivered event). */
   async record(delivery: NewDelivery): Promise<boolean> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<unknown[]>(
       `INSERT INTO "webhooks"."deliveries" ("id", "event_id", "event_type", "object_type", "object_id", "url", "body", "occurred_at")
         VALUES ($1, $2, $3, $4, $5, $6, $7::json, COALESCE(($7::json->>'created_at')::timestamptz, now()))
         ON CONFLICT ("event_id") DO NOTHING RETURNING "id"`,
       [delivery.id, delivery.eventId, delivery.eventType, delivery.objectType, delivery.objectId, delivery.url, JSON.stringify(delivery.body)],
-    )) as unknown[];
+    );
     return rows.length === 1;
   }
 
@@ -41,7 +41,7 @@ export class DeliveryRepository {
    * a lease that ran out (its dispatcher died) is taken over.
    */
   async claimDue(limit: number, leaseMs: number, claimToken: string, holdMs = 0): Promise<ClaimedDelivery[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<[ClaimedRow[], number] | ClaimedRow[]>(
       `WITH due AS (
           SELECT d."id" FROM "webhooks"."deliveries" d
           WHERE d."status" = 'pending' AND d."next_attempt_at" <= now()
@@ -59,7 +59,7 @@ export class DeliveryRepository {
           FROM due WHERE t."id" = due."id"
           RETURNING t."id", t."event_id", t."object_id", t."url", t."body", t."attempt_count"`,
       [limit, leaseMs, claimToken, holdMs],
-    )) as [ClaimedRow[], number] | ClaimedRow[];
+    );
     // TypeORM answers an UPDATE … RETURNING with [rows, affected count]
     const claimed = (Array.isArray(rows[0]) ? rows[0] : rows) as ClaimedRow[];
     return claimed.map((r) => ({
@@ -84,7 +84,7 @@ export class DeliveryRepository {
     next: DeliveryTransition,
   ): Promise<boolean> {
     const retryInMs = next.status === 'pending' ? next.retryInMs : null;
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<unknown[]>(
       `WITH moved AS (
           UPDATE "webhooks"."deliveries" SET
             "attempt_count" = $3::integer,
@@ -114,7 +114,7 @@ export class DeliveryRepository {
         attempt.error,
         attempt.durationMs,
       ],
-    )) as unknown[];
+    );
     return rows.length === 1;
   }
 
