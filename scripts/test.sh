@@ -26,6 +26,9 @@ echo "== type-check of every file, tests included"
 npx tsc -p scripts/tsconfig.typecheck.json
 echo "== generated proto code is up to date"
 bash scripts/proto.sh --check
+echo "== lint (typescript-eslint, type-checked rules, zero warnings) and formatting (prettier)"
+npx eslint . --max-warnings 0
+npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "prettier: run npm run format" >&2; exit 1; }
 
 jest() { local name=$1; shift; npx jest "$@" --json --outputFile="$results/$name.json"; }
 

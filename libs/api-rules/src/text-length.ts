@@ -9,4 +9,5 @@ export function characterCount(value: string): number {
 }
 
 /** A transcription vocabulary phrase holds at least one character other than NUL and ASCII white space. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what the pattern refuses
 export const PHRASE_PATTERN = /^[^\u0000]*[^\u0000\t\n\v\f\r ][^\u0000]*$/;

@@ -96,26 +96,30 @@ export class InProcessBus implements EventBus {
 
   constructor(readonly maxAttempts = 5) {}
 
-  async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    for (const message of this.held.splice(0)) this.route(message);
+  start(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      for (const message of this.held.splice(0)) this.route(message);
+    }
+    return Promise.resolve();
   }
 
-  async publish(topic: string, key: string, event: PlatformEvent): Promise<void> {
-    if (this.closed) throw new Error('event bus is closed');
+  publish(topic: string, key: string, event: PlatformEvent): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('event bus is closed'));
     const message = { topic, key, body: JSON.stringify(event) };
     if (this.started) this.route(message);
     else this.held.push(message);
+    return Promise.resolve();
   }
 
-  async subscribe(subscription: Subscription): Promise<void> {
+  subscribe(subscription: Subscription): Promise<void> {
     let group = this.groups.get(subscription.group);
     if (!group) {
       group = new Group(this, subscription.group);
       this.groups.set(subscription.group, group);
     }
     group.members.push(subscription);
+    return Promise.resolve();
   }
 
   /** Resolves when every group has handled everything published so far (tests, shutdown). */

@@ -127,7 +127,9 @@ export class AssetRepository {
 
   /** Deletes the asset row; returns it as it was, or null when it does not exist. */
   async delete(manager: EntityManager, id: string): Promise<AssetEntity | null> {
-    return first((await manager.query('DELETE FROM "assets"."assets" WHERE "id" = $1 RETURNING *', [id]))[0] as AssetRow[]);
+    // pg answers a DELETE … RETURNING as [rows, count]
+    const [rows] = await manager.query<[AssetRow[], number]>('DELETE FROM "assets"."assets" WHERE "id" = $1 RETURNING *', [id]);
+    return first(rows);
   }
 
   /** Ids of test assets created before `cutoff`, oldest first. */

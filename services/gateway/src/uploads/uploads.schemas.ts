@@ -1,7 +1,6 @@
 import { CORS_ORIGIN_PATTERN } from '@platform/api-rules';
 import { uploadSchema } from '@platform/api-shapes';
 import { z } from 'zod';
-import { text } from '../validation/text';
 import { uploadAssetSettingsBody } from '../assets/assets.schemas';
 import { pagingQuery } from '../validation/paging';
 import { dataOf } from '../wire/wire';

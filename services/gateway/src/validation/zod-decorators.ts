@@ -49,7 +49,8 @@ export function ZodQuery(schema: z.ZodObject): ParameterDecorator {
   return (target, key, index) => {
     Query(new ZodValidationPipe(schema.strict(), 'query'))(target, key, index);
     const [name, descriptor] = methodDescriptor(target, key);
-    for (const [field, fieldSchema] of Object.entries(schema.shape)) {
+    const shape: Record<string, z.ZodType> = schema.shape;
+    for (const [field, fieldSchema] of Object.entries(shape)) {
       ApiQuery({ name: field, required: !fieldSchema.safeParse(undefined).success, schema: openApiSchema(fieldSchema, 'output') })(target, name, descriptor);
     }
   };

@@ -42,8 +42,7 @@ describe('transcription vocabularies on real Postgres', () => {
     await database?.drop();
   });
 
-  const outboxOf = (id: string) =>
-    dataSource.query(`SELECT "topic", "key", "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id]) as Promise<OutboxRow[]>;
+  const outboxOf = (id: string) => dataSource.query<OutboxRow[]>(`SELECT "topic", "key", "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id]);
   const rowCount = async (id: string) =>
     Number((await dataSource.query<Array<{ n: string }>>(`SELECT count(*) AS n FROM "live"."transcription_vocabularies" WHERE "id" = $1`, [id]))[0].n);
 

@@ -28,8 +28,9 @@ class ControlledPipeline {
       new Promise<PipelineOutcome>((resolve, reject) => {
         this.contexts.set(ctx.assetId, ctx);
         this.pending.set(ctx.assetId, { resolve, reject });
-        if (ctx.signal.aborted) reject(ctx.signal.reason);
-        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
+        const aborted = () => reject(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('aborted'));
+        if (ctx.signal.aborted) aborted();
+        ctx.signal.addEventListener('abort', aborted);
       }),
   );
 
