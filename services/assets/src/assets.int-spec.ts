@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { toAsset } from '@platform/api-shapes';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { decodeMessages, ErrorCode, GrpcStatus } from '@platform/errors';
@@ -236,7 +237,8 @@ describe('assets against Postgres', () => {
     expect((await processing.reportWarning({ asset_id: created.id, warning })).status).toBe('ready');
     await processing.reportWarning({ asset_id: created.id, warning: { ...warning, message: 'again' } }); // a redone job
     const warnings = (await outbox(created.id)).filter((e) => e.topic === 'video.asset.warning.v1');
-    expect(warnings.map((e) => e.payload.data)).toEqual([{ id: created.id, status: 'ready', passthrough: 'pt', warning }]);
+    // the data is the asset's API body with the warning
+    expect(warnings.map((e) => e.payload.data)).toEqual([{ ...toAsset(await service.get(created.id)), warning }]);
     await service.delete(created.id);
     expect(await dataSource.query('SELECT * FROM "assets"."asset_warnings" WHERE "asset_id" = $1', [created.id])).toEqual([]);
   });
