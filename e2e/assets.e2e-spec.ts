@@ -1,6 +1,9 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import Mux from '@mux/mux-node';
 import { playlistUris, resolveUri, settledAsset, streamUrl } from './support/assets';
 import { api, platform, sdk } from './support/context';
 import { ffprobe, FileServer, makeClip, Probe, serveFiles } from './support/media';
@@ -21,6 +24,9 @@ describe('on-demand assets from a URL (spec 2.1, 2.2, 4.2, 4.4)', () => {
     await makeClip(dir, 'nonstandard', { seconds: 3, width: 640, height: 360, fps: 25, videoCodec: 'mpeg4', audioCodec: 'libmp3lame', extension: 'mkv' });
     await makeClip(dir, 'long', { seconds: 14, width: 320, height: 240, fps: 25 });
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'this is not a video\n'.repeat(100));
+    // drill 1 of issue 12: the first 100 KB of a 90 s MP4 whose index comes first
+    await makeClip(dir, 'full90', { seconds: 90, width: 1280, height: 720, fps: 30, faststart: true });
+    fs.writeFileSync(path.join(dir, 'truncated.mp4'), fs.readFileSync(path.join(dir, 'full90.mp4')).subarray(0, 100_000));
     standardSource = await ffprobe(path.join(dir, 'standard.mp4'));
     files = await serveFiles(dir);
   });
@@ -229,6 +235,53 @@ describe('on-demand assets from a URL (spec 2.1, 2.2, 4.2, 4.4)', () => {
     expect(asset.status).toBe('errored');
     expect(asset.errors?.type).toBe('invalid_input');
     expect(asset.errors?.messages?.length).toBeGreaterThan(0);
+  });
+
+  it('errors a truncated MP4 (the first 100 KB of a 90 s file) as incomplete, never making it ready', async () => {
+    const created = await mux.video.assets.create({ inputs: [{ url: files.url('truncated.mp4') }], playback_policies: ['public'] });
+    const asset = await settledAsset(mux, created.id);
+    expect(asset.status).toBe('errored'); // MarkErrored is refused on a ready asset: errored means it was never ready
+    expect(asset.errors).toEqual({
+      type: 'invalid_input',
+      messages: [expect.stringMatching(/^The input file is incomplete: it declares 90\.0 seconds of media but only \d+\.\d seconds could be read/)],
+    });
+    expect(asset.duration).toBeUndefined();
+    expect((await fetch(streamUrl(`${asset.playback_ids![0].id}.m3u8`))).status).toBe(412);
+  });
+
+  describe('outbound URL guard (drill 5 of issue 12; embedded default OUTBOUND_ALLOW=loopback)', () => {
+    const assetCount = async () => ((await api('GET', '/video/v1/assets?limit=100')).body as { data: unknown[] }).data.length;
+
+    it('refuses a cloud metadata URL at create with a 400 naming the field, and creates nothing', async () => {
+      const before = await assetCount();
+      const error = await mux.video.assets.create({ inputs: [{ url: 'http://169.254.169.254/latest/meta-data/' }] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Mux.BadRequestError);
+      expect((error as InstanceType<typeof Mux.BadRequestError>).error).toEqual({
+        error: {
+          type: 'invalid_parameters',
+          messages: ['inputs[0].url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to'],
+        },
+      });
+      expect(await assetCount()).toBe(before);
+    });
+
+    it('errors an asset whose allowed URL redirects to a refused address, and never requests that address', async () => {
+      const redirector = http.createServer((_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/' }).end());
+      await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+      try {
+        const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/video.mp4`;
+        const created = await mux.video.assets.create({ inputs: [{ url }], playback_policies: ['public'] });
+        const asset = await settledAsset(mux, created.id);
+        expect(asset.status).toBe('errored');
+        expect(asset.errors).toEqual({
+          type: 'invalid_input',
+          messages: ['Unable to download input file: 169.254.169.254 is a cloud metadata address, which this platform does not connect to'],
+        });
+      } finally {
+        redirector.closeAllConnections();
+        await new Promise((r) => redirector.close(r));
+      }
+    });
   });
 
   it('rejects bad settings with a 400 error body and creates nothing', async () => {

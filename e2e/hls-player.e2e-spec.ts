@@ -95,7 +95,7 @@ describe('playback in hls.js (Chromium)', () => {
       latency_mode: 'low',
       reconnect_window: 0,
     });
-    const encoder = pushRtmp(stream.stream_key!);
+    const encoder = pushRtmp(stream.stream_key);
     try {
       const active = await eventually(
         () => mux.video.liveStreams.retrieve(stream.id),

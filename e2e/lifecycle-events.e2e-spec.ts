@@ -1,3 +1,4 @@
+import { onCluster } from './support/kafka-names';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { runningEmbeddedPostgresUrl } from '../libs/database/src/embedded-postgres';
@@ -94,7 +95,7 @@ describe('lifecycle events (outbox → bus)', () => {
     const consumer = kafka.consumer({ groupId: `e2e-${Date.now()}` });
     const seen: Array<{ key: string; type: string }> = [];
     await consumer.connect();
-    await consumer.subscribe({ topics: ['video.playback_restriction.created.v1'], fromBeginning: true });
+    await consumer.subscribe({ topics: [onCluster('video.playback_restriction.created.v1')], fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
         const event = JSON.parse(message.value!.toString()) as { type: string };

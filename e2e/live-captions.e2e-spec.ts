@@ -23,7 +23,7 @@ describe('live CEA-608 captions', () => {
       reconnect_window: 0,
       embedded_subtitles: [{ name: 'English CC', language_code: 'en', language_channel: 'cc1', passthrough: 'house captions' }],
     });
-    const encoder = pushRtmpFile(stream.stream_key!, video);
+    const encoder = pushRtmpFile(stream.stream_key, video);
     const active = await eventually(
       () => mux.video.liveStreams.retrieve(stream.id),
       (s) => s.active_asset_id !== undefined,
@@ -74,7 +74,7 @@ describe('live CEA-608 captions', () => {
   it('makes no text track when the stream asks for no embedded subtitles', async () => {
     const video = await captionedVideo(dir, 9);
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0 });
-    const encoder = pushRtmpFile(stream.stream_key!, video);
+    const encoder = pushRtmpFile(stream.stream_key, video);
     const active = await eventually(
       () => mux.video.liveStreams.retrieve(stream.id),
       (s) => s.active_asset_id !== undefined,

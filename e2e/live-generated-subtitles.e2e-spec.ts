@@ -31,7 +31,7 @@ describe('live generated subtitles', () => {
       latency_mode: 'reduced',
       generated_subtitles: [{ name: 'English (live)', language_code: 'en', passthrough: 'auto captions' }],
     });
-    const encoder = pushRtmpSpeech(stream.stream_key!, wav, 2);
+    const encoder = pushRtmpSpeech(stream.stream_key, wav, 2);
     const active = await eventually(
       () => mux.video.liveStreams.retrieve(stream.id),
       (s) => s.active_asset_id !== undefined,

@@ -41,7 +41,7 @@ describe('RTMP ingest', () => {
 
   beforeAll(async () => {
     const stream = await mux.video.liveStreams.create({ max_continuous_duration: 60 });
-    limited = { id: stream.id, encoder: pushRtmp(stream.stream_key!), startedAt: Date.now() };
+    limited = { id: stream.id, encoder: pushRtmp(stream.stream_key), startedAt: Date.now() };
     void limited.encoder.exited.then(() => (limited.endedAt = Date.now()));
   });
 
@@ -56,7 +56,7 @@ describe('RTMP ingest', () => {
 
   it('makes the stream active while ffmpeg pushes to /app/{stream_key}, idle when it stops, with the events in order', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0 });
-    const encoder = push(stream.stream_key!);
+    const encoder = push(stream.stream_key);
     const active = await eventually(
       () => statusOf(stream.id),
       (s) => s.status === 'active',
@@ -95,7 +95,7 @@ describe('RTMP ingest', () => {
       latency_mode: 'reduced',
     });
     const playbackId = stream.playback_ids![0].id;
-    const encoder = push(stream.stream_key!);
+    const encoder = push(stream.stream_key);
     const pushedAt = Date.now();
     const active = await eventually(
       () => statusOf(stream.id),
@@ -151,7 +151,7 @@ describe('RTMP ingest', () => {
 
   it('records only the audio of an audio_only stream', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], audio_only: true, latency_mode: 'low', reconnect_window: 0 });
-    const encoder = push(stream.stream_key!);
+    const encoder = push(stream.stream_key);
     const active = await eventually(
       () => statusOf(stream.id),
       (s) => s.active_asset_id !== undefined,
@@ -172,7 +172,7 @@ describe('RTMP ingest', () => {
   it('plays a signed live stream only with a token, exactly as a signed asset', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['signed'], latency_mode: 'low', reconnect_window: 0 });
     const playbackId = stream.playback_ids![0].id;
-    push(stream.stream_key!);
+    push(stream.stream_key);
     await eventually(
       () => statusOf(stream.id),
       (s) => s.active_asset_id !== undefined,
@@ -200,7 +200,7 @@ describe('RTMP ingest', () => {
     // reduced latency with a window: slate is always inserted (spec 2.3)
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], latency_mode: 'reduced', reconnect_window: 8 });
     const playbackId = stream.playback_ids![0].id;
-    const first = push(stream.stream_key!);
+    const first = push(stream.stream_key);
     const started = Date.now();
     const active = await eventually(
       () => statusOf(stream.id),
@@ -221,7 +221,7 @@ describe('RTMP ingest', () => {
     expect((await statusOf(stream.id)).status).toBe('active');
     const slatePart = await ffprobe(streamUrl(`${playbackId}.m3u8`));
     expect(slatePart.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 640, height: 360 });
-    const second = push(stream.stream_key!);
+    const second = push(stream.stream_key);
     const resumed = Date.now();
     await new Promise((r) => setTimeout(r, 5000));
     await second.stop();
@@ -290,7 +290,7 @@ describe('RTMP ingest', () => {
         reconnect_slate_url: files.url('slate.png'),
       });
       const playbackId = stream.playback_ids![0].id;
-      const encoder = push(stream.stream_key!);
+      const encoder = push(stream.stream_key);
       const started = Date.now();
       const active = await eventually(
         () => statusOf(stream.id),
@@ -336,7 +336,7 @@ describe('RTMP ingest', () => {
 
   it('complete ends the recording at once (ready asset, stream idle) and keeps the encoder connected for now', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 60 });
-    const encoder = pushRtmp(stream.stream_key!);
+    const encoder = pushRtmp(stream.stream_key);
     const active = await eventually(
       () => statusOf(stream.id),
       (s) => s.status === 'active' && s.active_asset_id !== undefined,
@@ -359,7 +359,7 @@ describe('RTMP ingest', () => {
     expect(asset.status).toBe('ready');
     expect(await endsWithin(encoder, 3000)).toBe(false); // still connected: dropped 60 s after complete
     // a second encoder with the key is not let in meanwhile: no new asset
-    const other = push(stream.stream_key!);
+    const other = push(stream.stream_key);
     expect(await endsWithin(other, 15_000)).toBe(true);
     expect((await statusOf(stream.id)).recent_asset_ids).toEqual([active.active_asset_id]);
   });
@@ -370,14 +370,14 @@ describe('RTMP ingest', () => {
 
     const stream = await mux.video.liveStreams.create({});
     await mux.video.liveStreams.disable(stream.id);
-    const refused = push(stream.stream_key!);
+    const refused = push(stream.stream_key);
     expect(await endsWithin(refused, 15_000)).toBe(true);
     expect((await statusOf(stream.id)).status).toBe('disabled');
   });
 
   it('drops the encoder when the key is reset, refuses the old key, takes the new one', async () => {
     const stream = await mux.video.liveStreams.create({});
-    const first = push(stream.stream_key!);
+    const first = push(stream.stream_key);
     await eventually(
       () => statusOf(stream.id),
       (s) => s.status === 'active',
@@ -393,9 +393,9 @@ describe('RTMP ingest', () => {
       ).status,
     ).toBe('idle');
 
-    const old = push(stream.stream_key!);
+    const old = push(stream.stream_key);
     expect(await endsWithin(old, 15_000)).toBe(true);
-    push(reset.stream_key!);
+    push(reset.stream_key);
     expect(
       (
         await eventually(
@@ -408,7 +408,7 @@ describe('RTMP ingest', () => {
 
   it('drops the encoder of a stream that is disabled while live; enable lets it back in', async () => {
     const stream = await mux.video.liveStreams.create({});
-    const encoder = push(stream.stream_key!);
+    const encoder = push(stream.stream_key);
     await eventually(
       () => statusOf(stream.id),
       (s) => s.status === 'active',
@@ -417,7 +417,7 @@ describe('RTMP ingest', () => {
     expect(await endsWithin(encoder, 15_000)).toBe(true);
     expect((await statusOf(stream.id)).status).toBe('disabled');
     await mux.video.liveStreams.enable(stream.id);
-    push(stream.stream_key!);
+    push(stream.stream_key);
     expect(
       (
         await eventually(
@@ -430,7 +430,7 @@ describe('RTMP ingest', () => {
 
   it('drops the encoder of a stream deleted while live', async () => {
     const stream = await mux.video.liveStreams.create({});
-    const encoder = push(stream.stream_key!);
+    const encoder = push(stream.stream_key);
     await eventually(
       () => statusOf(stream.id),
       (s) => s.status === 'active',

@@ -29,7 +29,7 @@ describe('SRT ingest', () => {
     });
     expect(stream.srt_passphrase).toEqual(expect.any(String));
     const playbackId = stream.playback_ids![0].id;
-    const encoder = push(stream.stream_key!, stream.srt_passphrase);
+    const encoder = push(stream.stream_key, stream.srt_passphrase);
     const pushedAt = Date.now();
     const active = await eventually(
       () => statusOf(stream.id),
@@ -63,19 +63,19 @@ describe('SRT ingest', () => {
 
   it('refuses a wrong passphrase, a missing one, an unknown key and a disabled stream: the encoder gives up, nothing turns active', async () => {
     const stream = await mux.video.liveStreams.create({});
-    expect(await endsWithin(push(stream.stream_key!, 'not-the-passphrase-of-it'), 15_000)).toBe(true);
-    expect(await endsWithin(push(stream.stream_key!, undefined), 15_000)).toBe(true);
+    expect(await endsWithin(push(stream.stream_key, 'not-the-passphrase-of-it'), 15_000)).toBe(true);
+    expect(await endsWithin(push(stream.stream_key, undefined), 15_000)).toBe(true);
     expect(await endsWithin(push('not-a-key-of-any-stream', stream.srt_passphrase), 15_000)).toBe(true);
     expect((await statusOf(stream.id)).status).toBe('idle');
 
     await mux.video.liveStreams.disable(stream.id);
-    expect(await endsWithin(push(stream.stream_key!, stream.srt_passphrase), 15_000)).toBe(true);
+    expect(await endsWithin(push(stream.stream_key, stream.srt_passphrase), 15_000)).toBe(true);
     expect((await statusOf(stream.id)).status).toBe('disabled');
   });
 
   it('drops the SRT encoder when the key is reset, and takes it back with the new key', async () => {
     const stream = await mux.video.liveStreams.create({ reconnect_window: 0 });
-    const first = push(stream.stream_key!, stream.srt_passphrase);
+    const first = push(stream.stream_key, stream.srt_passphrase);
     await eventually(
       () => statusOf(stream.id),
       (s) => s.status === 'active',
@@ -92,7 +92,7 @@ describe('SRT ingest', () => {
       ).status,
     ).toBe('idle');
 
-    push(reset.stream_key!, stream.srt_passphrase);
+    push(reset.stream_key, stream.srt_passphrase);
     expect(
       await eventually(
         () => statusOf(stream.id),

@@ -151,7 +151,7 @@ describe('live streams', () => {
       'video.live_stream.deleted',
     ]);
     for (const hook of hooks) {
-      const event = (await mux.webhooks.unwrap(hook.body, hook.headers, process.env.E2E_WEBHOOK_SECRET!)) as unknown as WebhookBody;
+      const event = (await mux.webhooks.unwrap(hook.body, hook.headers, process.env.E2E_WEBHOOK_SECRET)) as unknown as WebhookBody;
       expect(event.object).toEqual({ type: 'live', id: stream.id });
       expect(event.data.stream_key).toBe(stream.stream_key);
     }

@@ -23,9 +23,10 @@ describe('transcription vocabularies (spec 2.8, 4.8)', () => {
     const first = await api('GET', '/video/v1/transcription-vocabularies');
     expect(first.status).toBe(200);
     expect(first.body.data).toHaveLength(10);
+    // asking for more gets the most the API gives: 10 (issue 12)
     const tooBig = await api('GET', '/video/v1/transcription-vocabularies?limit=11');
-    expect(tooBig.status).toBe(400);
-    expect(tooBig.body.error.messages.join(' ')).toMatch(/limit/);
+    expect(tooBig.status).toBe(200);
+    expect(tooBig.body.data).toHaveLength(10);
     const all = [];
     for await (const v of mux.video.transcriptionVocabularies.list()) all.push(v.id);
     expect(all.length).toBeGreaterThanOrEqual(11);

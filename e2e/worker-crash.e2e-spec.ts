@@ -2,60 +2,51 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Mux from '@mux/mux-node';
-import { Client } from 'pg';
 import { runningEmbeddedPostgresUrl } from '../libs/database/src/embedded-postgres';
 import { settledAsset } from './support/assets';
 import { platform, sdk } from './support/context';
+import { jobOf, jobWhen, ladderEncoding, mediaProcessesNaming, pidOfWorker, platformDatabaseUrl } from './support/jobs';
 import { FileServer, makeClip, serveFiles } from './support/media';
 import { RunningPlatform, startPlatform } from './support/platform-process';
+import { gone } from './support/processes';
+import { receivedWebhooks, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
-jest.setTimeout(300_000);
+jest.setTimeout(480_000);
 
-interface JobRow {
-  status: string;
-  worker: string | null;
-  attempts: number;
+interface WebhookBody {
+  type: string;
+  object: { type: string; id: string };
+  data: Record<string, unknown> & { id: string; status?: string; warning?: { type: string; message: string } };
 }
 
-async function jobOf(databaseUrl: string, assetId: string): Promise<JobRow | undefined> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT status, worker, attempts FROM "transcoder"."jobs" WHERE asset_id = $1', [assetId]);
-    return rows[0] as JobRow | undefined;
-  } finally {
-    await client.end();
+/** The webhooks of an object in `logFile`, polled until `until` holds (or the time runs out). */
+async function webhooksOf(logFile: string, objectId: string, until: (types: string[]) => boolean, timeoutMs = 60_000): Promise<WebhookBody[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mine = receivedWebhooks(logFile)
+      .map((w) => JSON.parse(w.body) as WebhookBody)
+      .filter((b) => b.object.id === objectId);
+    if (until(mine.map((b) => b.type)) || Date.now() > deadline) return mine;
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
-
-/** Waits until a worker holds the asset's job and has been encoding for a moment. */
-async function runningJob(databaseUrl: () => string, assetId: string): Promise<JobRow> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const job = await jobOf(databaseUrl(), assetId);
-    if (job?.status === 'running' && job.worker) {
-      await new Promise((r) => setTimeout(r, 1500));
-      return job;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job of ${assetId} never started`);
-}
-
-const pidOf = (worker: string) => Number(worker.split(':')[1]);
 
 /**
- * A worker killed mid-job: the job is in Postgres with a lease, so once the lease expires
- * another worker (or the restarted one) takes it and the asset still ends `ready`.
- * The input is non-standard so the worker is encoding the ladder, not remuxing, when killed.
+ * Workers killed mid-job (kill -9, as a crash or an OOM kill) or stopped (SIGTERM, as Kubernetes stops
+ * a pod). The job lives in Postgres with a lease, so it is never lost: a SIGKILLed worker's job is taken
+ * again once its lease expires; a SIGTERMed worker ends its ffmpeg and hands the job back at once,
+ * the attempt not counted; a job whose ladder keeps dying ends, the asset staying ready with a warning.
  */
-describe('a transcoding worker killed mid-job', () => {
+describe('transcoding workers stopped mid-job', () => {
   let dir: string;
   let files: FileServer;
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-crash-'));
+    // non-standard (MPEG-4 Part 2): the worker is encoding the ladder, not remuxing, when stopped
     await makeClip(dir, 'slow', { seconds: 40, width: 1280, height: 720, fps: 30, videoCodec: 'mpeg4', audioCodec: 'libmp3lame', extension: 'mkv' });
+    // standard: ready from its source rendition within seconds, then its ladder runs
+    await makeClip(dir, 'standard', { seconds: 40, width: 1280, height: 720, fps: 30 });
     files = await serveFiles(dir);
   });
 
@@ -65,12 +56,14 @@ describe('a transcoding worker killed mid-job', () => {
   });
 
   if (platform.mode === 'production') {
-    it('is restarted (as Kubernetes restarts a pod) and the asset still ends ready', async () => {
+    const databaseUrl = platformDatabaseUrl;
+
+    it('kill -9 of the transcoder: it is restarted (as Kubernetes restarts a pod) and the asset still ends ready', async () => {
       const mux = sdk();
-      const databaseUrl = () => JSON.parse(process.env.E2E_PLATFORM_ENV!).DATABASE_URL as string;
       const asset = await mux.video.assets.create({ inputs: [{ url: files.url('slow.mkv') }], playback_policies: ['public'] });
-      const job = await runningJob(databaseUrl, asset.id);
-      process.kill(pidOf(job.worker!), 'SIGKILL');
+      const job = await jobWhen(databaseUrl, asset.id, (j) => j.phase === 'ladder' && j.status === 'running');
+      await ladderEncoding(job.id);
+      process.kill(pidOfWorker(job.worker!), 'SIGKILL');
 
       const settled = await settledAsset(mux, asset.id, 240_000);
       expect(settled.status).toBe('ready');
@@ -78,28 +71,136 @@ describe('a transcoding worker killed mid-job', () => {
       expect(after?.attempts).toBeGreaterThanOrEqual(2);
       expect(after?.worker).not.toBe(job.worker);
     });
-  } else {
-    it('is picked up again when the embedded platform restarts on the same data directory', async () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-crash-data-'));
-      const extra = { DATA_DIR: dataDir, TRANSCODER_LEASE_SECONDS: '3', TRANSCODER_POLL_MS: '200' };
-      let own: RunningPlatform | undefined = await startPlatform('embedded', extra);
-      try {
-        const client = (p: RunningPlatform) => new Mux({ tokenId: p.tokenId, tokenSecret: p.tokenSecret, baseURL: p.baseUrl, maxRetries: 0 });
-        const asset = await client(own).video.assets.create({ inputs: [{ url: files.url('slow.mkv') }], playback_policies: ['public'] });
-        const databaseUrl = () => runningEmbeddedPostgresUrl(dataDir) ?? '';
-        const job = await runningJob(databaseUrl, asset.id);
-        await own.kill();
 
-        own = await startPlatform('embedded', { ...extra, ...portsOf(own) });
-        const settled = await settledAsset(client(own), asset.id, 240_000);
-        expect(settled.status).toBe('ready');
-        const after = await jobOf(databaseUrl(), asset.id);
-        expect(after?.attempts).toBeGreaterThanOrEqual(2);
-        expect(after?.worker).not.toBe(job.worker);
-      } finally {
-        await own?.stop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+    it('SIGTERM of the transcoder mid-ladder: its ffmpeg ends with it, the job goes back uncounted and is taken at once', async () => {
+      const mux = sdk();
+      const asset = await mux.video.assets.create({ inputs: [{ url: files.url('slow.mkv') }], playback_policies: ['public'] });
+      const job = await jobWhen(databaseUrl, asset.id, (j) => j.phase === 'ladder' && j.status === 'running');
+      await ladderEncoding(job.id);
+      const pid = pidOfWorker(job.worker!);
+      process.kill(pid, 'SIGTERM');
+      await gone(pid, 30_000);
+      expect(mediaProcessesNaming(job.id)).toEqual([]); // no orphaned ffmpeg
+
+      const handedBack = await jobOf(databaseUrl(), asset.id);
+      // handed back (queued, due now, attempt refunded), or already taken by the restarted worker
+      if (handedBack?.worker === job.worker) expect(handedBack).toMatchObject({ status: 'queued', attempts: 0, due: true });
+      else expect(handedBack).toMatchObject({ attempts: 1 });
+
+      expect((await settledAsset(mux, asset.id, 240_000)).status).toBe('ready');
+      const done = await jobWhen(databaseUrl, asset.id, (j) => j.status === 'done');
+      expect(done.attempts).toBe(1); // the SIGTERMed attempt did not count
+      expect(done.worker).not.toBe(job.worker);
+    });
+
+    it('a ladder whose worker dies three times ends: the asset stays ready from its source, with video.asset.warning', async () => {
+      const mux = sdk();
+      const asset = await mux.video.assets.create({ inputs: [{ url: files.url('standard.mp4') }], playback_policies: ['public'] });
+      const killed: string[] = [];
+      for (let n = 1; n <= 3; n++) {
+        const job = await jobWhen(databaseUrl, asset.id, (j) => j.phase === 'ladder' && j.status === 'playable' && !killed.includes(j.worker!), 120_000);
+        expect(job.attempts).toBe(n);
+        await ladderEncoding(job.id);
+        process.kill(pidOfWorker(job.worker!), 'SIGKILL');
+        killed.push(job.worker!);
       }
+      const ended = await jobWhen(databaseUrl, asset.id, (j) => j.status === 'errored', 120_000);
+      expect(ended).toMatchObject({ phase: 'ladder', attempts: 4 });
+      const body = await mux.video.assets.retrieve(asset.id);
+      expect(body.status).toBe('ready');
+      const hooks = await webhooksOf(process.env.E2E_WEBHOOK_LOG!, asset.id, (types) => types.includes('video.asset.warning'));
+      // the data is the asset as GET shows it (nothing changes it after the job ends), with the warning
+      expect(hooks.filter((h) => h.type === 'video.asset.warning').map((h) => h.data)).toEqual([
+        {
+          ...body,
+          warning: {
+            type: 'renditions_failed',
+            message: expect.stringContaining('the asset plays from its source rendition only: 3 attempts failed') as string,
+          },
+        },
+      ]);
+      expect(hooks.map((h) => h.type)).not.toContain('video.asset.errored');
+    });
+  } else {
+    let own: RunningPlatform | undefined;
+    let receiver: WebhookReceiver | undefined;
+    const webhookLog = path.join(os.tmpdir(), `e2e-crash-webhooks-${process.pid}.jsonl`);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-crash-data-'));
+    const databaseUrl = () => runningEmbeddedPostgresUrl(dataDir) ?? '';
+    const client = (p: RunningPlatform) => new Mux({ tokenId: p.tokenId, tokenSecret: p.tokenSecret, baseURL: p.baseUrl, maxRetries: 0 });
+
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver(webhookLog);
+      own = await startPlatform('embedded', {
+        DATA_DIR: dataDir,
+        TRANSCODER_LEASE_SECONDS: '3',
+        TRANSCODER_POLL_MS: '200',
+        WEBHOOK_URL: receiver.url,
+        WEBHOOK_SECRET: 'crash-e2e-secret',
+      });
+    });
+
+    afterAll(async () => {
+      await own?.stop();
+      await receiver?.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(webhookLog, { force: true });
+    });
+
+    /** The restarted platform keeps its data directory and ports, as a user's restart would. */
+    const restart = async () => {
+      own = await startPlatform('embedded', { ...own!.env, ...portsOf(own!) });
+    };
+
+    it('kill -9 of the platform: the job is picked up again when it restarts on the same data directory', async () => {
+      const asset = await client(own!).video.assets.create({ inputs: [{ url: files.url('slow.mkv') }], playback_policies: ['public'] });
+      const job = await jobWhen(databaseUrl, asset.id, (j) => j.phase === 'ladder' && j.status === 'running');
+      await ladderEncoding(job.id);
+      await own!.kill();
+      await restart();
+      expect((await settledAsset(client(own!), asset.id, 240_000)).status).toBe('ready');
+      const after = await jobOf(databaseUrl(), asset.id);
+      expect(after?.attempts).toBeGreaterThanOrEqual(2);
+      expect(after?.worker).not.toBe(job.worker);
+    });
+
+    it('SIGTERM of the platform mid-ladder: its ffmpeg ends with it, the job goes back uncounted and the restart takes it at once', async () => {
+      const asset = await client(own!).video.assets.create({ inputs: [{ url: files.url('slow.mkv') }], playback_policies: ['public'] });
+      const job = await jobWhen(databaseUrl, asset.id, (j) => j.phase === 'ladder' && j.status === 'running');
+      await ladderEncoding(job.id);
+      await own!.stop(); // SIGTERM, and waits for the exit (SIGKILL after 15 s)
+      const orphans = mediaProcessesNaming(job.id);
+      await restart(); // before any expectation fails, so the next test has a platform
+      expect(orphans).toEqual([]); // no orphaned ffmpeg
+      expect((await settledAsset(client(own!), asset.id, 240_000)).status).toBe('ready');
+      const done = await jobWhen(databaseUrl, asset.id, (j) => j.status === 'done');
+      expect(done.attempts).toBe(1); // the SIGTERMed attempt did not count
+    });
+
+    it('a ladder whose platform dies three times ends: the asset stays ready from its source, with video.asset.warning', async () => {
+      const asset = await client(own!).video.assets.create({ inputs: [{ url: files.url('standard.mp4') }], playback_policies: ['public'] });
+      for (let n = 1; n <= 3; n++) {
+        const job = await jobWhen(databaseUrl, asset.id, (j) => j.phase === 'ladder' && j.status === 'playable' && j.attempts === n, 120_000);
+        await ladderEncoding(job.id);
+        await own!.kill();
+        await restart();
+      }
+      const ended = await jobWhen(databaseUrl, asset.id, (j) => j.status === 'errored', 120_000);
+      expect(ended).toMatchObject({ phase: 'ladder', attempts: 4 });
+      const body = await client(own!).video.assets.retrieve(asset.id);
+      expect(body.status).toBe('ready');
+      const hooks = await webhooksOf(webhookLog, asset.id, (types) => types.includes('video.asset.warning'));
+      // the data is the asset as GET shows it (nothing changes it after the job ends), with the warning
+      expect(hooks.filter((h) => h.type === 'video.asset.warning').map((h) => h.data)).toEqual([
+        {
+          ...body,
+          warning: {
+            type: 'renditions_failed',
+            message: expect.stringContaining('the asset plays from its source rendition only: 3 attempts failed') as string,
+          },
+        },
+      ]);
+      expect(hooks.map((h) => h.type)).not.toContain('video.asset.errored');
     });
   }
 });

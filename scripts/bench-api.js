@@ -4,7 +4,6 @@
 // measured time per rate (default 15), BENCH_API_RATES the rates (default "300,500"), BENCH_API_SCENARIOS
 // which requests ("get,post", the default).
 'use strict';
-/* global performance */
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');

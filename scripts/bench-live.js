@@ -72,7 +72,7 @@ const BARCODE_WRAP = 2 ** BARCODE_BITS;
  */
 const BURN_TIMESTAMP =
   '[0:v]settb=expr=1/1000000,setpts=RTCTIME,split[a][b];' +
-  `[b]crop=${BARCODE_BITS * BARCODE_BLOCK}:${BARCODE_BLOCK}:0:0,geq=lum='if(eq(mod(floor(floor(T*1000)/pow(2\,floor(X/${BARCODE_BLOCK})))\,2)\,1)\,235\,16)':cb=128:cr=128[bar];` +
+  `[b]crop=${BARCODE_BITS * BARCODE_BLOCK}:${BARCODE_BLOCK}:0:0,geq=lum='if(eq(mod(floor(floor(T*1000)/pow(2,floor(X/${BARCODE_BLOCK}))),2),1),235,16)':cb=128:cr=128[bar];` +
   '[a][bar]overlay=0:0,setpts=PTS-STARTPTS[v]';
 
 /** The capture times (ms, mod 2^24) burnt into a segment's frames, read back by decoding it. */

@@ -4,7 +4,6 @@
 // (no coordinated omission). Failures are counted by kind: a network error code (ECONNRESET…), an
 // unexpected HTTP status, or a request still unanswered after the timeout.
 'use strict';
-/* global performance */
 const fs = require('node:fs');
 const http = require('node:http');
 

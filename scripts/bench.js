@@ -8,7 +8,6 @@
 // `npm run bench -- api` runs only the start figures and the open-loop API part.
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
-/* global performance */
 const { spawn, execSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');

@@ -8,6 +8,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { loadConfig, SERVICES } = require('@platform/config');
+const { descendantsOf, handleShutdownSignals, SHUTDOWN_DEADLINE_MS } = require('@platform/grpc');
 
 const config = loadConfig();
 if (!config.databaseUrl || !config.kafka) {
@@ -41,7 +42,7 @@ function run(name) {
     crashes.set(name, recent);
     if (recent.length >= 5) {
       console.error(`[${name}] exited (${signal ?? code}) ${recent.length} times within a minute; stopping the platform`);
-      stop(1);
+      void stop(1).then(() => process.exit(1));
       return;
     }
     const delay = 500 * 2 ** (recent.length - 1);
@@ -51,22 +52,35 @@ function run(name) {
   children.set(name, child);
 }
 
+/**
+ * Each service gets SIGTERM and stops within its own SHUTDOWN_DEADLINE_MS (run-standalone.js);
+ * one still running a few seconds past that is killed, with its children (ffmpeg), as the kubelet
+ * does after terminationGracePeriodSeconds.
+ */
 function stop(code) {
-  if (stopping) return;
+  if (stopping) return Promise.resolve();
   stopping = true;
-  const running = [...children.values()];
+  const running = [...children.values()].filter((c) => c.exitCode === null && c.signalCode === null);
   for (const child of running) child.kill('SIGTERM');
   const deadline = setTimeout(() => {
-    for (const child of running) child.kill('SIGKILL');
-  }, 10_000);
-  Promise.all(running.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => {
+    for (const child of running) {
+      for (const pid of descendantsOf(child.pid)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+      child.kill('SIGKILL');
+    }
+  }, SHUTDOWN_DEADLINE_MS + 5000);
+  return Promise.all(running.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => {
     clearTimeout(deadline);
-    process.exit(code);
+    process.exitCode = code;
   });
 }
 
-process.once('SIGINT', () => stop(0));
-process.once('SIGTERM', () => stop(0));
+handleShutdownSignals(() => stop(0), { deadlineMs: SHUTDOWN_DEADLINE_MS + 10_000 });
 
 for (const { name } of SERVICES) run(name);
 run('gateway');

@@ -11,6 +11,7 @@ const { loadConfig, ConfigError, SERVICES } = require('@platform/config');
 const { startEmbeddedPostgres, runningEmbeddedPostgresUrl } = require('@platform/database');
 const { getEventBus, closeEventBus } = require('@platform/events');
 const { startGatewayThread } = require('./gateway-thread');
+const { handleShutdownSignals } = require('@platform/grpc');
 
 const serviceMain = (name) => require(path.join(__dirname, '..', 'services', name, 'dist', 'main.js'));
 
@@ -26,12 +27,22 @@ async function main() {
     throw err;
   }
 
+  // Stopped in this order: the gateway (no new requests; those in flight finish), the bus (events
+  // handed over are delivered while every service is still up; later ones stay in their outbox
+  // for the next start), each service in reverse order of start (its shutdown hooks stop taking
+  // work, hand work back, end their children, let live streams go), the database. At most
+  // SHUTDOWN_DEADLINE_MS, then the process exits anyway; child processes still running are
+  // killed either way (handleShutdownSignals).
   const stops = [];
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+    for (const stop of stops.splice(0).reverse()) await stop().catch((err) => console.error(err));
   };
-  process.once('SIGINT', () => void stopAll().then(() => process.exit(0)));
-  process.once('SIGTERM', () => void stopAll().then(() => process.exit(0)));
+  let started;
+  const starting = new Promise((resolve) => (started = resolve));
+  handleShutdownSignals(async () => {
+    await starting; // a signal during the start stops what has started, once it has
+    await stopAll();
+  });
 
   try {
     if (!config.databaseUrl) {
@@ -42,11 +53,11 @@ async function main() {
       stops.push(() => pg.stop());
       config = { ...config, databaseUrl: pg.url };
     }
-    stops.push(() => closeEventBus());
     for (const { name } of SERVICES) {
       const app = await serviceMain(name).bootstrap(config);
       stops.push(() => app.close());
     }
+    stops.push(() => closeEventBus());
     const gateway = await startGatewayThread(config); // on a thread of its own: scripts/gateway-thread.js
     stops.push(() => gateway.close());
     await getEventBus(config).start();
@@ -65,6 +76,8 @@ async function main() {
     console.error('Start-up failed:', err instanceof Error ? err.stack : err);
     await stopAll();
     process.exit(1);
+  } finally {
+    started();
   }
 }
 

@@ -16,8 +16,8 @@ stop_infra() {
 }
 trap stop_infra EXIT
 
-echo "== starting Postgres, Kafka and S3 (S3Proxy), fetching helm, ffmpeg, Chromium and the speech recognizer (background) while building"
-(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice) > .cache/infra-start.log 2>&1 &
+echo "== starting Postgres, Kafka and S3 (S3Proxy), fetching helm, ffmpeg, Chromium, the speech recognizer and Schemathesis (background) while building"
+(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice && bash scripts/infra/schemathesis.sh) > .cache/infra-start.log 2>&1 &
 infra_pid=$!
 
 echo "== build"
@@ -26,6 +26,9 @@ echo "== type-check of every file, tests included"
 npx tsc -p scripts/tsconfig.typecheck.json
 echo "== generated proto code is up to date"
 bash scripts/proto.sh --check
+echo "== lint (typescript-eslint, type-checked rules, zero warnings) and formatting (prettier)"
+npx eslint . --max-warnings 0
+npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "prettier: run npm run format" >&2; exit 1; }
 
 jest() { local name=$1; shift; npx jest "$@" --json --outputFile="$results/$name.json"; }
 

@@ -18,14 +18,14 @@ export interface Encoder {
 }
 
 /** ffmpeg as an encoder: a live test pattern and tone, pushed in real time over RTMP to /app/{key}. */
-export function pushRtmp(streamKey: string, options: { size?: string } = {}): Encoder {
-  return encode(options.size, ['-f', 'flv', `rtmp://127.0.0.1:${rtmpPort()}/app/${streamKey}`]);
+export function pushRtmp(streamKey: string, options: { size?: string; port?: string } = {}): Encoder {
+  return encode(options.size, ['-f', 'flv', `rtmp://127.0.0.1:${options.port ?? rtmpPort()}/app/${streamKey}`]);
 }
 
 /** The same encoder over SRT, Mux's way: `srt://host:SRT_PORT?streamid={stream_key}&passphrase={srt_passphrase}` (MPEG-TS). */
-export function pushSrt(streamKey: string, passphrase: string | undefined, options: { size?: string } = {}): Encoder {
+export function pushSrt(streamKey: string, passphrase: string | undefined, options: { size?: string; port?: string } = {}): Encoder {
   const query = new URLSearchParams({ streamid: streamKey, ...(passphrase !== undefined ? { passphrase } : {}) });
-  return encode(options.size, ['-f', 'mpegts', `srt://127.0.0.1:${platformPort('SRT_PORT')}?${query.toString()}`]);
+  return encode(options.size, ['-f', 'mpegts', `srt://127.0.0.1:${options.port ?? platformPort('SRT_PORT')}?${query.toString()}`]);
 }
 
 /** An H.264 elementary stream (as made by captionedVideo) pushed in real time with a tone, video stream-copied. */

@@ -10,8 +10,9 @@ export const E2E_WEBHOOK_SECRET = 'e2e-webhook-secret';
  * with a webhook receiver standing in for the user's endpoint.
  */
 export default async function globalSetup(): Promise<void> {
-  const mode = (process.env.E2E_MODE ?? 'embedded') as E2eMode;
-  if (mode !== 'embedded' && mode !== 'production') throw new Error(`E2E_MODE must be embedded or production, not ${mode}`);
+  const given = process.env.E2E_MODE ?? 'embedded';
+  if (given !== 'embedded' && given !== 'production') throw new Error(`E2E_MODE must be embedded or production, not ${given}`);
+  const mode: E2eMode = given;
   const webhookLog = path.join(os.tmpdir(), `platform-e2e-webhooks-${process.pid}-${Date.now()}.jsonl`);
   const receiver = await startWebhookReceiver(webhookLog);
   const platform = await startPlatform(mode, {
@@ -21,6 +22,7 @@ export default async function globalSetup(): Promise<void> {
     WEBHOOK_RETRY_MAX_MS: '2000',
     TRANSCODER_LEASE_SECONDS: '5',
     TRANSCODER_POLL_MS: '200',
+    INPUT_DOWNLOAD_IDLE_SECONDS: '10',
   });
   const g = globalThis as Record<string, unknown>;
   g.__PLATFORM__ = platform;

@@ -96,13 +96,13 @@ export async function playInBrowser(
   try {
     await page.goto(pageUrl);
     const deadline = Date.now() + timeoutMs;
-    let state = (await page.evaluate('window.state()')) as PlayerState;
+    let state = await page.evaluate<PlayerState>('window.state()');
     while (state.supported && !state.fatal && !state.mediaError && state.currentTime < seconds && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      state = (await page.evaluate('window.state()')) as PlayerState;
+      state = await page.evaluate<PlayerState>('window.state()');
     }
-    const colours = (await page.evaluate('window.frameColours()')) as number;
-    const cues = (await page.evaluate('window.cues()')) as PlayerCue[];
+    const colours = await page.evaluate<number>('window.frameColours()');
+    const cues = await page.evaluate<PlayerCue[]>('window.cues()');
     return { ...state, colours, cues };
   } finally {
     await page.close();
@@ -123,15 +123,15 @@ export async function watchLiveInBrowser(
   try {
     await page.goto(pageUrl);
     const deadline = Date.now() + timeoutMs;
-    let state = (await page.evaluate('window.state()')) as PlayerState;
+    let state = await page.evaluate<PlayerState>('window.state()');
     while (state.supported && !state.fatal && !state.mediaError && state.currentTime === 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      state = (await page.evaluate('window.state()')) as PlayerState;
+      state = await page.evaluate<PlayerState>('window.state()');
     }
     const started = state.currentTime;
     await new Promise((r) => setTimeout(r, seconds * 1000));
-    state = (await page.evaluate('window.state()')) as PlayerState;
-    const colours = (await page.evaluate('window.frameColours()')) as number;
+    state = await page.evaluate<PlayerState>('window.state()');
+    const colours = await page.evaluate<number>('window.frameColours()');
     return { ...state, advanced: state.currentTime - started, colours };
   } finally {
     await page.close();

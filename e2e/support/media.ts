@@ -20,6 +20,8 @@ export interface ClipOptions {
   videoCodec?: string;
   audioCodec?: string | null;
   extension?: string;
+  /** MP4 with its index (moov) first, as files made for the web are. */
+  faststart?: boolean;
 }
 
 /** A synthetic clip (moving test pattern and a tone) made with ffmpeg. */
@@ -31,6 +33,7 @@ export async function makeClip(dir: string, name: string, o: ClipOptions): Promi
   args.push('-c:v', o.videoCodec ?? 'libx264', '-pix_fmt', 'yuv420p');
   if ((o.videoCodec ?? 'libx264') === 'libx264') args.push('-preset', 'ultrafast', '-g', String(fps * 2));
   if (o.audioCodec !== null) args.push('-c:a', o.audioCodec ?? 'aac', '-ac', '2');
+  if (o.faststart) args.push('-movflags', '+faststart');
   args.push(file);
   await run(FFMPEG, args);
   return file;

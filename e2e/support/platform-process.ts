@@ -108,8 +108,11 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     env.S3_ENDPOINT = s3.endpoint;
     env.S3_ACCESS_KEY = s3.accessKey;
     env.S3_SECRET_KEY = s3.secretKey;
-    // A fresh bucket per run (the services create it on first use), like the fresh database.
-    env.S3_BUCKET = `e2e-${Date.now()}-${process.pid}`;
+    // A fresh bucket per run (the services create it on first use), like the fresh database, and
+    // topics and consumer groups of its own: two platforms on one broker never take each other's events.
+    const run = `e2e-${Date.now()}-${process.pid}`;
+    env.S3_BUCKET = run;
+    env.KAFKA_NAMESPACE = run;
   }
   const script = mode === 'embedded' ? 'scripts/start.js' : 'scripts/start-services.js';
   const logFile = path.join(dataDir, `platform-${Date.now()}.log`);

@@ -20,3 +20,24 @@ export async function gone(pid: number, timeoutMs = 10_000): Promise<void> {
   }
   throw new Error(`process ${pid} still exists after ${timeoutMs} ms`);
 }
+
+/** Pids of the processes under `rootPid` (children, their children, …) whose command line contains `needle`. */
+export function descendantPids(rootPid: number, needle: string): number[] {
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  const rows = out
+    .split('\n')
+    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }));
+  const under = new Set([rootPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of rows) {
+      if (under.has(r.ppid) && !under.has(r.pid)) {
+        under.add(r.pid);
+        grew = true;
+      }
+    }
+  }
+  return rows.filter((r) => r.pid !== rootPid && under.has(r.pid) && r.args.includes(needle)).map((r) => r.pid);
+}

@@ -22,7 +22,7 @@ export async function spokenEnglish(dir: string): Promise<string> {
 }
 
 /** An encoder pushing a test pattern with `wav` as its sound, `times` over, in real time over RTMP. */
-export function pushRtmpSpeech(streamKey: string, wav: string, times: number): Encoder {
+export function pushRtmpSpeech(streamKey: string, wav: string, times: number, port = rtmpPort()): Encoder {
   return spawnEncoder([
     '-v',
     'error',
@@ -60,7 +60,7 @@ export function pushRtmpSpeech(streamKey: string, wav: string, times: number): E
     '2',
     '-f',
     'flv',
-    `rtmp://127.0.0.1:${rtmpPort()}/app/${streamKey}`,
+    `rtmp://127.0.0.1:${port}/app/${streamKey}`,
   ]);
 }
 

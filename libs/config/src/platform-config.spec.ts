@@ -15,6 +15,34 @@ describe('loadConfig', () => {
     expect(c.s3).toBeUndefined();
     expect(c.bootstrapToken).toBeUndefined();
     expect(c.grpcUrls['playback-auth']).toBe('127.0.0.1:50054');
+    expect(c.outboundAllow).toBe('loopback');
+  });
+
+  it('takes a Kafka namespace of topic-safe characters', () => {
+    expect(loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_NAMESPACE: 'tenant-1' }).kafka).toEqual({
+      brokers: ['k:9092'],
+      clientId: 'video-platform',
+      namespace: 'tenant-1',
+    });
+    expect(loadConfig({ KAFKA_BROKERS: 'k:9092' }).kafka).toEqual({ brokers: ['k:9092'], clientId: 'video-platform' });
+    expect(() => loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_NAMESPACE: 'a/b' })).toThrow(/KAFKA_NAMESPACE/);
+  });
+
+  it('takes OUTBOUND_ALLOW and refuses a value it does not know', () => {
+    expect(loadConfig({ OUTBOUND_ALLOW: 'public' }).outboundAllow).toBe('public');
+    expect(loadConfig({ OUTBOUND_ALLOW: 'private' }).outboundAllow).toBe('private');
+    expect(() => loadConfig({ OUTBOUND_ALLOW: 'everything' })).toThrow(/OUTBOUND_ALLOW/);
+  });
+
+  it('takes the input download idle timeout and the ingest slots of a transcoder, each a positive integer', () => {
+    const defaults = loadConfig({});
+    expect(defaults.media.inputDownloadIdleSeconds).toBe(60);
+    expect(defaults.transcoder.ingestConcurrency).toBe(4);
+    const c = loadConfig({ INPUT_DOWNLOAD_IDLE_SECONDS: '15', TRANSCODER_INGEST_CONCURRENCY: '2' });
+    expect(c.media.inputDownloadIdleSeconds).toBe(15);
+    expect(c.transcoder.ingestConcurrency).toBe(2);
+    expect(() => loadConfig({ INPUT_DOWNLOAD_IDLE_SECONDS: '0' })).toThrow(/INPUT_DOWNLOAD_IDLE_SECONDS/);
+    expect(() => loadConfig({ TRANSCODER_INGEST_CONCURRENCY: 'many' })).toThrow(/TRANSCODER_INGEST_CONCURRENCY/);
   });
 
   it('chooses production adapters from their variables', () => {

@@ -26,7 +26,8 @@ export interface PlatformConfig {
   databasePoolSize: number;
   pglitePort: number;
   /** Undefined means the in-process event bus. */
-  kafka?: { brokers: string[]; clientId: string };
+  /** `namespace` prefixes every topic and consumer group: installations sharing one cluster stay apart. */
+  kafka?: { brokers: string[]; clientId: string; namespace?: string };
   /** Undefined means the filesystem object store under dataDir. */
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   /** Undefined means embedded chDB under dataDir. */
@@ -45,8 +46,19 @@ export interface PlatformConfig {
     speechPython?: string;
     inputMaxBytes: number;
     inputDownloadTimeoutSeconds: number;
+    /** Longest wait for an input server's headers or next bytes before the download is given up. */
+    inputDownloadIdleSeconds: number;
   };
-  transcoder: { concurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number };
+  /**
+   * OUTBOUND_ALLOW: addresses the platform may connect to for URLs users give it (asset inputs,
+   * webhooks, simulcast targets, slate images): `public` only, plus `loopback`, plus `private` ranges.
+   */
+  outboundAllow: 'public' | 'loopback' | 'private';
+  /**
+   * `concurrency`: ladder encodes one transcoder process runs at once; `ingestConcurrency`: ingest phases
+   * (download, probe, quick source rendition) it runs at once besides them.
+   */
+  transcoder: { concurrency: number; ingestConcurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number };
   testAssetTtlSeconds: number;
   playback: {
     /** HMAC key of the grants on child playlist/segment URLs; undefined: a random key per process. */
@@ -91,7 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     pglitePort: e.PGLITE_PORT,
-    kafka: e.KAFKA_BROKERS ? { brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: e.KAFKA_CLIENT_ID } : undefined,
+    kafka: e.KAFKA_BROKERS
+      ? {
+          brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+          clientId: e.KAFKA_CLIENT_ID,
+          ...(e.KAFKA_NAMESPACE ? { namespace: e.KAFKA_NAMESPACE } : {}),
+        }
+      : undefined,
     s3:
       e.S3_ENDPOINT && e.S3_ACCESS_KEY && e.S3_SECRET_KEY
         ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY, secretKey: e.S3_SECRET_KEY, bucket: e.S3_BUCKET, region: e.S3_REGION }
@@ -109,9 +127,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       speechPython: e.SPEECH_PYTHON,
       inputMaxBytes: e.INPUT_MAX_BYTES,
       inputDownloadTimeoutSeconds: e.INPUT_DOWNLOAD_TIMEOUT_SECONDS,
+      inputDownloadIdleSeconds: e.INPUT_DOWNLOAD_IDLE_SECONDS,
     },
+    outboundAllow: e.OUTBOUND_ALLOW,
     transcoder: {
       concurrency: e.TRANSCODER_CONCURRENCY,
+      ingestConcurrency: e.TRANSCODER_INGEST_CONCURRENCY,
       leaseSeconds: e.TRANSCODER_LEASE_SECONDS,
       maxAttempts: e.TRANSCODER_MAX_ATTEMPTS,
       pollMs: e.TRANSCODER_POLL_MS,

@@ -22,7 +22,7 @@ describe('openDatabase on real Postgres', () => {
     const config = { ...loadConfig({ DATABASE_URL: url }), databasePoolSize: 1 };
     for (let run = 0; run < 2; run++) {
       const ds = await openDatabase(config, { schema, entities: [], migrations: [CreateThings1732200000050] });
-      const applied = (await ds.query(`SELECT "name" FROM "${schema}"."migrations"`)) as Array<{ name: string }>;
+      const applied = await ds.query<Array<{ name: string }>>(`SELECT "name" FROM "${schema}"."migrations"`);
       expect(applied.map((m) => m.name)).toEqual(['CreateThings1732200000050']);
       await ds.query(`INSERT INTO "${schema}"."things" VALUES ($1)`, [`run-${run}`]);
       await ds.destroy();
@@ -39,7 +39,7 @@ describe('openDatabase on real Postgres', () => {
       async down(): Promise<void> {}
     }
     const [a, b] = await Promise.all([0, 1].map(() => openDatabase(config, { schema: other, entities: [], migrations: [CreateOther1732200000060] })));
-    const applied = (await a.query(`SELECT count(*)::int AS n FROM "${other}"."migrations"`)) as Array<{ n: number }>;
+    const applied = await a.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM "${other}"."migrations"`);
     expect(applied[0].n).toBe(1);
     await Promise.all([a.destroy(), b.destroy()]);
   });

@@ -13,11 +13,23 @@ export interface PlatformEvent<TData = Record<string, unknown>> {
   data: TData;
 }
 
+/** Why a message read from a dead-letter topic died, and where. */
+export interface DeadLetterInfo {
+  /** e.g. `invalid event: data.status: …`, `handler failed 5 times: …`, `poison message: …` */
+  reason: string;
+  /** The consumer group that gave up on it. */
+  group: string;
+  /** The topic it was first published to. */
+  topic: string;
+}
+
 export interface DeliveryInfo {
   topic: string;
   key: string;
   /** 1 for the first delivery to this consumer group. */
   attempt: number;
+  /** Only on dead-letter topics: why the message is there. */
+  deadLetter?: DeadLetterInfo;
 }
 
 export type EventHandler = (event: PlatformEvent, info: DeliveryInfo) => Promise<void>;
@@ -26,13 +38,20 @@ export interface Subscription {
   /** Consumer group: each group receives every event once; members of a group share them. */
   group: string;
   topics: string[];
+  /**
+   * Checked before the handler: a reason makes the event a dead letter at once, without trying
+   * the handler (a malformed event does not become valid by retrying).
+   */
+  validate?: (event: PlatformEvent, topic: string) => string | undefined;
   handle: EventHandler;
 }
 
 /**
  * The port between services and the broker. Adapters: in-process (embedded) and Kafka.
- * Ordering holds per key (the object id). A handler that keeps failing after
- * EVENT_MAX_ATTEMPTS tries sends the event to `<topic>.dlq`; nothing is dropped silently.
+ * Ordering holds per key (the object id). An event that is not an envelope, or that its
+ * subscription's `validate` refuses, goes to `<topic>.dlq` at once; a handler that keeps failing
+ * after EVENT_MAX_ATTEMPTS tries sends the event there too; each dead letter carries its reason
+ * (`DeliveryInfo.deadLetter` for readers of the dead-letter topic). Nothing is dropped silently.
  */
 export interface EventBus {
   /**
@@ -44,11 +63,6 @@ export interface EventBus {
   publish(topic: string, key: string, event: PlatformEvent): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Topic of an event type: `video.asset.ready` → `video.asset.ready.v1`. */
-export function topicOf(type: string): string {
-  return `${type}.v1`;
 }
 
 export const DEAD_LETTER_SUFFIX = '.dlq';

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { DEAD_LETTER_SUFFIX, DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
+import { DEAD_LETTER_SUFFIX, DeadLetterInfo, DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
+import { checkEnvelope, DEAD_LETTER_REASON, errorText } from './event-envelope';
 import { retryDelayMs, sleep } from './retry-policy';
 
 interface Message {
@@ -7,6 +8,8 @@ interface Message {
   key: string;
   /** Serialized as a broker would, so consumers never share an object with the producer. */
   body: string;
+  /** Set on dead letters: why and where from (Kafka carries the same in `dlq-*` headers). */
+  deadLetter?: DeadLetterInfo;
 }
 
 class Group {
@@ -25,7 +28,16 @@ class Group {
 
   enqueue(message: Message): void {
     this.queue.push(message);
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+    this.startDraining();
+  }
+
+  /** A message enqueued after the drain found the queue empty, but before it ended, is drained by the next run. */
+  private startDraining(): void {
+    if (this.draining) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.queue.length > 0 && !this.bus.closed) this.startDraining();
+    });
   }
 
   idle(): Promise<void> {
@@ -51,9 +63,13 @@ class Group {
   private async deliver(message: Message): Promise<void> {
     const member = this.memberFor(message);
     if (!member) return;
+    const parsed = checkEnvelope(JSON.parse(message.body));
+    if (!parsed.ok) return this.bus.deadLetter(this.name, message, DEAD_LETTER_REASON.poison(parsed.reason));
+    const invalid = member.validate?.(parsed.event, message.topic);
+    if (invalid !== undefined) return this.bus.deadLetter(this.name, message, DEAD_LETTER_REASON.invalid(invalid));
     let lastError: unknown;
     for (let attempt = 1; attempt <= this.bus.maxAttempts; attempt++) {
-      const info: DeliveryInfo = { topic: message.topic, key: message.key, attempt };
+      const info: DeliveryInfo = { topic: message.topic, key: message.key, attempt, ...(message.deadLetter ? { deadLetter: { ...message.deadLetter } } : {}) };
       try {
         await member.handle(JSON.parse(message.body) as PlatformEvent, info);
         return;
@@ -62,14 +78,14 @@ class Group {
         if (attempt < this.bus.maxAttempts) await sleep(retryDelayMs(attempt));
       }
     }
-    await this.bus.deadLetter(this.name, message, lastError);
+    this.bus.deadLetter(this.name, message, DEAD_LETTER_REASON.failed(this.bus.maxAttempts, errorText(lastError)));
   }
 }
 
 /**
- * The embedded adapter: consumer groups, per-key order, retries and dead letters as on
- * Kafka, all in memory. An event handed over survives handler failures but not a crash
- * of the process; the outbox row is marked published once it is handed over.
+ * The embedded adapter: consumer groups, per-key order, validation, retries and dead letters
+ * (with their reason) as on Kafka, all in memory. An event handed over survives handler failures
+ * but not a crash of the process; the outbox row is marked published once it is handed over.
  */
 export class InProcessBus implements EventBus {
   private readonly logger = new Logger('InProcessBus');
@@ -80,26 +96,30 @@ export class InProcessBus implements EventBus {
 
   constructor(readonly maxAttempts = 5) {}
 
-  async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    for (const message of this.held.splice(0)) this.route(message);
+  start(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      for (const message of this.held.splice(0)) this.route(message);
+    }
+    return Promise.resolve();
   }
 
-  async publish(topic: string, key: string, event: PlatformEvent): Promise<void> {
-    if (this.closed) throw new Error('event bus is closed');
+  publish(topic: string, key: string, event: PlatformEvent): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('event bus is closed'));
     const message = { topic, key, body: JSON.stringify(event) };
     if (this.started) this.route(message);
     else this.held.push(message);
+    return Promise.resolve();
   }
 
-  async subscribe(subscription: Subscription): Promise<void> {
+  subscribe(subscription: Subscription): Promise<void> {
     let group = this.groups.get(subscription.group);
     if (!group) {
       group = new Group(this, subscription.group);
       this.groups.set(subscription.group, group);
     }
     group.members.push(subscription);
+    return Promise.resolve();
   }
 
   /** Resolves when every group has handled everything published so far (tests, shutdown). */
@@ -112,11 +132,10 @@ export class InProcessBus implements EventBus {
     this.closed = true;
   }
 
-  async deadLetter(group: string, message: Message, error: unknown): Promise<void> {
-    const reason = error instanceof Error ? error.message : String(error);
-    this.logger.error(`group ${group} gave up on ${message.topic} key ${message.key} after ${this.maxAttempts} attempts: ${reason}`);
+  deadLetter(group: string, message: Message, reason: string): void {
+    this.logger.error(`group ${group} gave up on ${message.topic} key ${message.key}: ${reason}`);
     if (message.topic.endsWith(DEAD_LETTER_SUFFIX)) return;
-    this.route({ ...message, topic: message.topic + DEAD_LETTER_SUFFIX });
+    this.route({ ...message, topic: message.topic + DEAD_LETTER_SUFFIX, deadLetter: { reason, group, topic: message.topic } });
   }
 
   private route(message: Message): void {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs';
 import { describeEventBusContract, eventually, sampleEvent } from './event-bus.contract';
-import { topicOf } from './event-bus.port';
 import { KafkaBus } from './kafka-bus';
 import { nestLogCreator } from './kafka-logger';
 
@@ -17,7 +16,7 @@ const brokers = brokersEnv.split(',').map((b) => b.trim());
 jest.setTimeout(90_000);
 
 const newBus = (clientId = 'contract-test') => new KafkaBus({ brokers, clientId }, 3);
-const uniqueTopic = () => topicOf(`test.kafka.${randomUUID().slice(0, 8)}`);
+const uniqueTopic = () => `test.kafka.${randomUUID().slice(0, 8)}.v1`;
 
 describeEventBusContract('kafka', async () => newBus(), 60_000);
 
@@ -90,6 +89,23 @@ describe('KafkaBus on a real broker', () => {
     await eventually(() => expect(got).toEqual([event.id]), 60_000);
   });
 
+  it('keeps installations with different namespaces apart on one cluster (same group and topic names)', async () => {
+    const run = randomUUID().slice(0, 8);
+    const a = await track(new KafkaBus({ brokers, clientId: 'ns-a', namespace: `a-${run}` }, 3));
+    const b = await track(new KafkaBus({ brokers, clientId: 'ns-b', namespace: `b-${run}` }, 3));
+    const topic = uniqueTopic();
+    const got = { a: [] as Array<[string, string]>, b: [] as Array<[string, string]> };
+    await a.subscribe({ group: 'webhooks', topics: [topic], handle: async (e, info) => void got.a.push([e.id, info.topic]) });
+    await b.subscribe({ group: 'webhooks', topics: [topic], handle: async (e, info) => void got.b.push([e.id, info.topic]) });
+    await Promise.all([a.start(), b.start()]);
+    const [ea, eb] = [sampleEvent('a'), sampleEvent('b')];
+    await a.publish(topic, 'a', ea);
+    await b.publish(topic, 'b', eb);
+    await eventually(() => expect([got.a, got.b]).toEqual([[[ea.id, topic]], [[eb.id, topic]]]), 60_000);
+    // on the cluster, the topic carries the namespace
+    expect((await readRaw(`a-${run}.${topic}`, 1)).map((r) => JSON.parse(r.value!).id)).toEqual([ea.id]);
+  });
+
   it('sends malformed messages straight to the dead-letter topic and keeps consuming', async () => {
     const bus = await track(newBus());
     const topic = uniqueTopic();
@@ -149,6 +165,30 @@ describe('KafkaBus on a real broker', () => {
       'event-type': event.type,
       'dlq-reason': 'handler failed 3 times: database unavailable',
       'dlq-group': 'always-fails',
+      'original-topic': topic,
+    });
+  });
+
+  it('dead-letters an event its subscription refuses at once, with `invalid event:` and the reason in its headers', async () => {
+    const bus = await track(newBus());
+    const topic = uniqueTopic();
+    let tries = 0;
+    await bus.subscribe({
+      group: 'refuses-all',
+      topics: [topic],
+      validate: () => 'not for us',
+      handle: () => Promise.resolve(void tries++),
+    });
+    await bus.start();
+    const event = sampleEvent('r');
+    await bus.publish(topic, 'r', event);
+    const [dead] = await readRaw(`${topic}.dlq`, 1);
+    expect(tries).toBe(0);
+    expect(JSON.parse(dead.value!)).toEqual(event);
+    expect(dead.headers).toMatchObject({
+      'event-id': event.id,
+      'dlq-reason': 'invalid event: not for us',
+      'dlq-group': 'refuses-all',
       'original-topic': topic,
     });
   });

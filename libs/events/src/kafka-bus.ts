@@ -9,6 +9,12 @@ import { KafkaTopics } from './kafka-topics';
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
+  /**
+   * Prefix (`<namespace>.`) of every topic and consumer group on the cluster, so installations
+   * that share one Kafka cluster never read each other's events. The rest of the platform, and
+   * the names handlers see, are without it.
+   */
+  namespace?: string;
   /** Of topics this bus creates. Keys map to partitions, so order holds per key. */
   partitions?: number;
   replicationFactor?: number;
@@ -56,11 +62,12 @@ export class KafkaBus implements EventBus {
 
   async publish(topic: string, key: string, event: PlatformEvent): Promise<void> {
     this.assertOpen();
-    await this.produce(topic, { key, value: JSON.stringify(event), headers: eventHeaders(event) });
+    await this.produce(this.onCluster(topic), { key, value: JSON.stringify(event), headers: eventHeaders(event) });
   }
 
-  async subscribe(subscription: Subscription): Promise<void> {
+  async subscribe(local: Subscription): Promise<void> {
     this.assertOpen();
+    const subscription = this.namespaced(local);
     const deadLetters = subscription.topics.filter((t) => !isDeadLetterTopic(t)).map(deadLetterTopicOf);
     await this.topics.ensure([...subscription.topics, ...deadLetters]);
     this.assertOpen(); // closed meanwhile: a consumer started now would outlive close()
@@ -71,6 +78,26 @@ export class KafkaBus implements EventBus {
     });
     this.subscribers.push(subscriber);
     if (this.started) await subscriber.start();
+  }
+
+  /** The cluster's name of a topic or group. */
+  private onCluster(name: string): string {
+    return this.options.namespace ? `${this.options.namespace}.${name}` : name;
+  }
+
+  /** The subscription as the cluster names it; handlers and validation still see the platform's topic names. */
+  private namespaced(subscription: Subscription): Subscription {
+    const prefix = this.options.namespace ? `${this.options.namespace}.` : '';
+    if (!prefix) return subscription;
+    const local = (topic: string) => (topic.startsWith(prefix) ? topic.slice(prefix.length) : topic);
+    const { validate } = subscription;
+    return {
+      ...subscription,
+      group: prefix + subscription.group,
+      topics: subscription.topics.map((t) => prefix + t),
+      ...(validate ? { validate: (event: PlatformEvent, topic: string) => validate(event, local(topic)) } : {}),
+      handle: (event, info) => subscription.handle(event, { ...info, topic: local(info.topic) }),
+    };
   }
 
   close(): Promise<void> {

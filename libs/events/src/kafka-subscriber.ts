@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { Consumer, EachMessagePayload, IHeaders, Kafka } from 'kafkajs';
 import { PlatformEvent, Subscription } from './event-bus.port';
 import { TopicAwareAssigner } from './kafka-assigner';
-import { deadLetterHeaders, deadLetterTopicOf, errorText, isDeadLetterTopic, parseEnvelope } from './kafka-envelope';
+import { DEAD_LETTER_REASON } from './event-envelope';
+import { deadLetterHeaders, deadLetterInfoOf, deadLetterTopicOf, errorText, isDeadLetterTopic, parseEnvelope } from './kafka-envelope';
 import { retryDelayMs, sleep } from './retry-policy';
 
 /**
@@ -32,9 +33,10 @@ export interface SubscriberDeps {
 }
 
 /**
- * One kafkajs consumer for one subscription. Handler failures are retried here with our
- * own backoff (never by kafkajs' restart machinery) and end on `<topic>.dlq`, after which
- * the offset commits. Only a failed dead-letter write makes eachMessage throw, so the
+ * One kafkajs consumer for one subscription. A message that is not an event envelope, or that
+ * the subscription's `validate` refuses, goes to `<topic>.dlq` at once. Handler failures are
+ * retried here with our own backoff (never by kafkajs' restart machinery) and end on
+ * `<topic>.dlq`, after which the offset commits. Only a failed dead-letter write makes eachMessage throw, so the
  * offset stays uncommitted and the message comes again.
  */
 export class KafkaSubscriber {
@@ -88,7 +90,9 @@ export class KafkaSubscriber {
 
   private async onMessage(payload: EachMessagePayload): Promise<void> {
     const parsed = parseEnvelope(payload.message.value);
-    if (!parsed.ok) return this.deadLetter(payload, `poison message: ${parsed.reason}`);
+    if (!parsed.ok) return this.deadLetter(payload, DEAD_LETTER_REASON.poison(parsed.reason));
+    const invalid = this.subscription.validate?.(parsed.event, payload.topic);
+    if (invalid !== undefined) return this.deadLetter(payload, DEAD_LETTER_REASON.invalid(invalid));
     // kafkajs heartbeats only between messages; a slow handler would otherwise lose the
     // session and have its partitions (and this message) handed to another member.
     const keepAlive = setInterval(() => void payload.heartbeat().catch(() => undefined), CONSUMER_TIMINGS.heartbeatInterval);
@@ -102,19 +106,20 @@ export class KafkaSubscriber {
   private async deliver(payload: EachMessagePayload, event: PlatformEvent): Promise<void> {
     const { topic, message } = payload;
     const key = message.key?.toString() ?? event.object.id;
+    const deadLetter = isDeadLetterTopic(topic) ? deadLetterInfoOf(message.headers) : undefined;
     let lastError: unknown;
     for (let attempt = 1; attempt <= this.deps.maxAttempts; attempt++) {
       // Thrown, not returned: the offset stays uncommitted and another member takes over.
       if (this.stopping) throw new Error(`consumer of group ${this.subscription.group} is stopping; ${topic} will be redelivered`);
       try {
-        await this.subscription.handle(structuredClone(event), { topic, key, attempt });
+        await this.subscription.handle(structuredClone(event), { topic, key, attempt, ...(deadLetter ? { deadLetter } : {}) });
         return;
       } catch (err) {
         lastError = err;
         if (attempt < this.deps.maxAttempts) await sleep(retryDelayMs(attempt));
       }
     }
-    await this.deadLetter(payload, `handler failed ${this.deps.maxAttempts} times: ${errorText(lastError)}`);
+    await this.deadLetter(payload, DEAD_LETTER_REASON.failed(this.deps.maxAttempts, errorText(lastError)));
   }
 
   private async deadLetter({ topic, partition, message }: EachMessagePayload, reason: string): Promise<void> {

@@ -30,7 +30,7 @@ export class KafkaTopics {
         this.known.set(topic, own);
       }
     }
-    await Promise.all(topics.map((t) => this.known.get(t)));
+    await Promise.all(topics.map((t) => this.known.get(t) ?? Promise.resolve()));
   }
 
   private async create(topics: string[]): Promise<void> {

@@ -91,14 +91,16 @@ export class OutboxRelay {
   /** One batch; returns how many events were published. */
   async runOnce(): Promise<number> {
     const published = await this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [`outbox:${this.schema}`])) as Array<{
-        locked: boolean;
-      }>;
+      const [{ locked }] = await manager.query<
+        Array<{
+          locked: boolean;
+        }>
+      >('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [`outbox:${this.schema}`]);
       if (!locked) return [];
-      const rows = (await manager.query(
+      const rows = await manager.query<OutboxRow[]>(
         `SELECT "id", "topic", "key", "payload" FROM "${this.schema}"."outbox" WHERE "published_at" IS NULL ORDER BY "id" LIMIT $1`,
         [BATCH],
-      )) as OutboxRow[];
+      );
       const done: string[] = [];
       for (const row of rows) {
         try {

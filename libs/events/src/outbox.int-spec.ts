@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 import { eventually } from './event-bus.contract';
-import { DeliveryInfo, EventBus, PlatformEvent, Subscription, topicOf } from './event-bus.port';
+import { DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
+import { topicOf } from './event-registry';
+import { EventShapeError } from './event-validation';
 import { InProcessBus } from './in-process-bus';
-import { markProcessed } from './inbox';
+import { markProcessed, processOnce } from './processed-events';
 import { KafkaBus } from './kafka-bus';
 import { OutboxRelay } from './outbox-relay';
 import { outboxMigrations } from './outbox.migrations';
-import { UnitOfWork } from './unit-of-work';
+import { Emit, UnitOfWork } from './unit-of-work';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const kafkaBrokers = process.env.TEST_KAFKA_BROKERS;
@@ -21,6 +23,10 @@ if (!databaseUrl || !kafkaBrokers) {
 jest.setTimeout(60_000);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A registered event's data (a transcription vocabulary's body); `n` travels as its name. */
+const vocabulary = (id: string, n = 0) => ({ id, name: String(n), phrases: ['widget'], created_at: '1700000000', updated_at: String(1700000000 + n) });
+const nOf = (event: PlatformEvent) => Number((event.data as { name: string }).name);
 
 function widgetsMigration(schema: string): new () => MigrationInterface {
   return class CreateWidgets1732200009999 implements MigrationInterface {
@@ -86,15 +92,15 @@ describe('transactional outbox on Postgres', () => {
     cleanup.push(() => relay.stop());
     return relay;
   };
-  const countRows = async (sql: string, params: unknown[] = []) => Number(((await dataSource.query(sql, params)) as Array<{ n: string }>)[0].n);
+  const countRows = async (sql: string, params: unknown[] = []) => Number((await dataSource.query<Array<{ n: string }>>(sql, params))[0].n);
   const unpublished = () => countRows(`SELECT count(*) AS n FROM "${schema}"."outbox" WHERE "published_at" IS NULL`);
 
   it('publishes the events of a committed unit of work, in order, as full PlatformEvents', async () => {
     const bus = new InProcessBus(3);
     cleanup.push(() => bus.close());
     const got: Array<[PlatformEvent, DeliveryInfo]> = [];
-    const created = topicOf('video.widget.created');
-    const updated = topicOf('video.widget.updated');
+    const created = topicOf('video.transcription_vocabulary.created');
+    const updated = topicOf('video.transcription_vocabulary.updated');
     await bus.subscribe({ group: 'reader', topics: [created, updated], handle: async (e, info) => void got.push([e, info]) });
     await bus.start();
     const relay = newRelay(bus, 60_000); // only the nudge after commit can publish in time
@@ -103,24 +109,24 @@ describe('transactional outbox on Postgres', () => {
 
     const result = await work.run(async (manager, emit) => {
       await manager.query(`INSERT INTO "${schema}"."widgets" ("id", "name") VALUES ($1, $2)`, ['w1', 'first']);
-      emit({ type: 'video.widget.created', object: { type: 'widget', id: 'w1' }, data: { name: 'first' } });
-      emit({ type: 'video.widget.updated', object: { type: 'widget', id: 'w1' }, data: { name: 'first', size: 2 } });
+      emit('video.transcription_vocabulary.created', vocabulary('w1', 1));
+      emit('video.transcription_vocabulary.updated', vocabulary('w1', 2));
       return 'done';
     });
 
     expect(result).toBe('done');
     await eventually(() => expect(got).toHaveLength(2));
     expect(got.map(([e, info]) => [e.type, info.topic, info.key])).toEqual([
-      ['video.widget.created', created, 'w1'],
-      ['video.widget.updated', updated, 'w1'],
+      ['video.transcription_vocabulary.created', created, 'w1'],
+      ['video.transcription_vocabulary.updated', updated, 'w1'],
     ]);
     for (const [event] of got) {
       expect(event.id).toMatch(UUID);
       expect(new Date(event.occurred_at).toISOString()).toBe(event.occurred_at);
-      expect(event.object).toEqual({ type: 'widget', id: 'w1' });
+      expect(event.object).toEqual({ type: 'transcription_vocabulary', id: 'w1' });
     }
     expect(got[0][0].id).not.toBe(got[1][0].id);
-    expect(got[1][0].data).toEqual({ name: 'first', size: 2 });
+    expect(got[1][0].data).toEqual(vocabulary('w1', 2));
     expect(await countRows(`SELECT count(*) AS n FROM "${schema}"."widgets" WHERE "id" = 'w1'`)).toBe(1);
     await relay.stop(); // waits for the run that published them to commit
     expect(await unpublished()).toBe(0);
@@ -134,7 +140,7 @@ describe('transactional outbox on Postgres', () => {
     await expect(
       work.run(async (manager, emit) => {
         await manager.query(`INSERT INTO "${schema}"."widgets" ("id", "name") VALUES ($1, $2)`, ['w2', 'doomed']);
-        emit({ type: 'video.widget.created', object: { type: 'widget', id: 'w2' }, data: {} });
+        emit('video.transcription_vocabulary.created', vocabulary('w2'));
         throw new Error('validation failed after the insert');
       }),
     ).rejects.toThrow('validation failed after the insert');
@@ -150,7 +156,7 @@ describe('transactional outbox on Postgres', () => {
     const relay = newRelay(bus);
     const work = new UnitOfWork(dataSource, schema, relay);
     await work.run(async (_manager, emit) => {
-      for (let n = 1; n <= 3; n++) emit({ type: 'video.widget.updated', object: { type: 'widget', id: 'w3' }, data: { n } });
+      for (let n = 1; n <= 3; n++) emit('video.transcription_vocabulary.updated', vocabulary('w3', n));
     });
 
     bus.failing = true;
@@ -159,7 +165,7 @@ describe('transactional outbox on Postgres', () => {
 
     bus.failing = false;
     expect(await relay.runOnce()).toBe(3);
-    expect(bus.published.map((p) => (p.event.data as { n: number }).n)).toEqual([1, 2, 3]);
+    expect(bus.published.map((p) => nOf(p.event))).toEqual([1, 2, 3]);
     expect(await unpublished()).toBe(0);
     expect(await relay.runOnce()).toBe(0);
     expect(bus.published).toHaveLength(3);
@@ -171,13 +177,13 @@ describe('transactional outbox on Postgres', () => {
     const relay = newRelay(bus);
     const work = new UnitOfWork(dataSource, schema, relay);
     await work.run(async (_manager, emit) => {
-      for (let n = 1; n <= 3; n++) emit({ type: 'video.widget.updated', object: { type: 'widget', id: 'w4' }, data: { n } });
+      for (let n = 1; n <= 3; n++) emit('video.transcription_vocabulary.updated', vocabulary('w4', n));
     });
 
     expect(await relay.runOnce()).toBe(1);
     expect(await unpublished()).toBe(2);
     expect(await relay.runOnce()).toBe(2);
-    expect(bus.published.map((p) => (p.event.data as { n: number }).n)).toEqual([1, 2, 3]);
+    expect(bus.published.map((p) => nOf(p.event))).toEqual([1, 2, 3]);
   });
 
   it('publishes every event exactly once and in order with two relays running at once', async () => {
@@ -189,7 +195,7 @@ describe('transactional outbox on Postgres', () => {
       await work.run(async (_manager, emit) => {
         for (let i = 0; i < 50; i++) {
           const n = batch * 50 + i;
-          emit({ type: 'video.widget.updated', object: { type: 'widget', id: `w${n % 7}` }, data: { n } });
+          emit('video.transcription_vocabulary.updated', vocabulary(`w${n % 7}`, n));
         }
       });
     }
@@ -200,10 +206,26 @@ describe('transactional outbox on Postgres', () => {
       if ((byA === 0) !== (byB === 0)) contended++;
     }
 
-    const ns = bus.published.map((p) => (p.event.data as { n: number }).n);
+    const ns = bus.published.map((p) => nOf(p.event));
     expect(ns).toEqual(Array.from({ length: 250 }, (_, n) => n));
     expect(new Set(bus.published.map((p) => p.event.id)).size).toBe(250);
     expect(contended).toBeGreaterThan(0);
+  });
+
+  it('refuses an event whose data is not its schema’s, rolling the change back', async () => {
+    const work = new UnitOfWork(dataSource, schema, { nudge: () => undefined });
+    const wrong = { ...vocabulary('w5'), phrases: 'not a list' } as unknown as ReturnType<typeof vocabulary>;
+    const extra = { ...vocabulary('w6'), signature: 'internal' };
+    for (const data of [wrong, extra]) {
+      await expect(
+        work.run(async (manager, emit) => {
+          await manager.query(`INSERT INTO "${schema}"."widgets" ("id", "name") VALUES ($1, $2)`, [data.id, 'doomed']);
+          emit('video.transcription_vocabulary.created', data);
+        }),
+      ).rejects.toThrow(EventShapeError);
+    }
+    expect(await countRows(`SELECT count(*) AS n FROM "${schema}"."widgets"`)).toBe(0);
+    expect(await countRows(`SELECT count(*) AS n FROM "${schema}"."outbox"`)).toBe(0);
   });
 
   it('markProcessed admits an event once per consumer', async () => {
@@ -214,17 +236,64 @@ describe('transactional outbox on Postgres', () => {
     expect(await mark('analytics')).toBe(true);
   });
 
+  it('runOnce commits the effect, its events and the processed record together, and runs a redelivery not at all', async () => {
+    const work = new UnitOfWork(dataSource, schema, { nudge: () => undefined });
+    const eventId = randomUUID();
+    const effect = (id: string) => async (manager: EntityManager, emit: Emit) => {
+      await manager.query(`INSERT INTO "${schema}"."widgets" ("id", "name") VALUES ($1, $2)`, [id, 'effect']);
+      emit('video.transcription_vocabulary.updated', vocabulary(id));
+    };
+    const failing = async (manager: EntityManager) => {
+      await manager.query(`INSERT INTO "${schema}"."widgets" ("id", "name") VALUES ('half', 'done')`);
+      throw new Error('effect failed halfway');
+    };
+    await expect(work.runOnce('consumer-a', eventId, failing)).rejects.toThrow('effect failed halfway');
+    const processed = () => countRows(`SELECT count(*) AS n FROM "${schema}"."processed_events" WHERE "event_id" = $1`, [eventId]);
+    expect(await processed()).toBe(0); // nothing recorded: the redelivery will try again
+
+    expect(await work.runOnce('consumer-a', eventId, effect('r1'))).toBe(true);
+    expect(await work.runOnce('consumer-a', eventId, effect('r2'))).toBe(false);
+    expect(await work.runOnce('consumer-b', eventId, effect('r3'))).toBe(true);
+    expect(await countRows(`SELECT count(*) AS n FROM "${schema}"."widgets"`)).toBe(2);
+    expect(await countRows(`SELECT count(*) AS n FROM "${schema}"."outbox"`)).toBe(2);
+    expect(await processed()).toBe(2);
+  });
+
+  it('processOnce (services without an outbox) records the event with the effect, or neither', async () => {
+    const eventId = randomUUID();
+    const insert = (id: string) => async (manager: EntityManager) => {
+      await manager.query(`INSERT INTO "${schema}"."widgets" ("id", "name") VALUES ($1, $2)`, [id, 'effect']);
+    };
+    await expect(
+      processOnce(dataSource, schema, 'jobs', eventId, async (manager) => {
+        await insert('p0')(manager);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(await processOnce(dataSource, schema, 'jobs', eventId, insert('p1'))).toBe(true);
+    expect(await processOnce(dataSource, schema, 'jobs', eventId, insert('p2'))).toBe(false);
+    expect(await dataSource.query<unknown[]>(`SELECT "id" FROM "${schema}"."widgets"`)).toEqual([{ id: 'p1' }]);
+  });
+
   it('carries events from Postgres through the outbox and Kafka to an idempotent consumer', async () => {
-    const bus = new KafkaBus({ brokers: kafkaBrokers.split(','), clientId: 'outbox-int-test' }, 3);
-    cleanup.push(() => bus.close());
-    const type = `test.outbox${randomUUID().slice(0, 8)}.changed`;
+    const kafka = new KafkaBus({ brokers: kafkaBrokers.split(','), clientId: 'outbox-int-test' }, 3);
+    cleanup.push(() => kafka.close());
+    // a topic of this test's own, so no platform sharing the broker reads these events
+    const topic = `test.outbox${randomUUID().slice(0, 8)}.v1`;
+    const bus: EventBus = {
+      ...kafka,
+      start: () => kafka.start(),
+      subscribe: (s) => kafka.subscribe(s),
+      close: () => kafka.close(),
+      publish: (_t, key, e) => kafka.publish(topic, key, e),
+    };
     const handled: Array<{ n: number; fresh: boolean }> = [];
     await bus.subscribe({
       group: `outbox-e2e-${randomUUID().slice(0, 8)}`,
-      topics: [topicOf(type)],
+      topics: [topic],
       handle: async (event) => {
         const fresh = await dataSource.transaction((m) => markProcessed(m, schema, 'outbox-e2e', event.id));
-        handled.push({ n: (event.data as { n: number }).n, fresh });
+        handled.push({ n: nOf(event), fresh });
       },
     });
     await bus.start();
@@ -235,7 +304,7 @@ describe('transactional outbox on Postgres', () => {
     for (let n = 1; n <= 3; n++) {
       await work.run(async (manager, emit) => {
         await manager.query(`INSERT INTO "${schema}"."widgets" ("id", "name") VALUES ($1, $2)`, [`k${n}`, `v${n}`]);
-        emit({ type, object: { type: 'widget', id: 'k-same' }, data: { n } });
+        emit('video.transcription_vocabulary.updated', vocabulary('k-same', n));
       });
     }
 

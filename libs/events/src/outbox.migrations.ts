@@ -23,13 +23,7 @@ export function outboxMigrations(schema: string): Array<new () => MigrationInter
           "published_at" timestamptz
         )`);
       await q.query(`CREATE INDEX IF NOT EXISTS "outbox_unpublished" ON "${schema}"."outbox" ("id") WHERE "published_at" IS NULL`);
-      await q.query(`
-        CREATE TABLE IF NOT EXISTS "${schema}"."processed_events" (
-          "consumer" text NOT NULL,
-          "event_id" text NOT NULL,
-          "processed_at" timestamptz NOT NULL DEFAULT now(),
-          PRIMARY KEY ("consumer", "event_id")
-        )`);
+      await q.query(processedEventsTable(schema));
     }
 
     async down(q: QueryRunner): Promise<void> {
@@ -38,4 +32,15 @@ export function outboxMigrations(schema: string): Array<new () => MigrationInter
     }
   }
   return [CreateOutbox1732200000001];
+}
+
+/** The DDL of `processed_events` (also for a consumer without an outbox, in its own migration). */
+export function processedEventsTable(schema: string): string {
+  return `
+    CREATE TABLE IF NOT EXISTS "${schema}"."processed_events" (
+      "consumer" text NOT NULL,
+      "event_id" text NOT NULL,
+      "processed_at" timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY ("consumer", "event_id")
+    )`;
 }

@@ -1,9 +1,15 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { topicOf } from './event-bus.port';
-import { NewEvent, toPlatformEvent } from './new-event';
+import { EventData, EventType, topicOf } from './event-registry';
+import { NewEvent, newEvent, toPlatformEvent } from './new-event';
 import { OutboxRelay } from './outbox-relay';
+import { markProcessed } from './processed-events';
 
-export type Emit = (event: NewEvent) => void;
+/**
+ * Emits a registered event with data of its shape: an unregistered type or other data does not
+ * compile, and data that is not exactly its schema's (checked at run time too) throws
+ * EventShapeError, which rolls the unit of work back.
+ */
+export type Emit = <T extends EventType>(type: T, data: EventData<T>) => void;
 
 let lastStamp = 0;
 /**
@@ -30,7 +36,7 @@ export class UnitOfWork {
   async run<T>(work: (manager: EntityManager, emit: Emit) => Promise<T>): Promise<T> {
     const events: NewEvent[] = [];
     const result = await this.dataSource.transaction(async (manager) => {
-      const value = await work(manager, (event) => events.push(event));
+      const value = await work(manager, (type, data) => void events.push(newEvent(type, data)));
       await this.writeOutbox(manager, events);
       return value;
     });
@@ -38,12 +44,24 @@ export class UnitOfWork {
     return result;
   }
 
+  /**
+   * A consumer's handling of one event: the effect, its events and the record that `consumer`
+   * processed `eventId` commit together; a redelivered event runs nothing. Returns whether `work` ran.
+   */
+  async runOnce(consumer: string, eventId: string, work: (manager: EntityManager, emit: Emit) => Promise<void>): Promise<boolean> {
+    return this.run(async (manager, emit) => {
+      if (!(await markProcessed(manager, this.schema, consumer, eventId))) return false;
+      await work(manager, emit);
+      return true;
+    });
+  }
+
   private async writeOutbox(manager: EntityManager, events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
     const params: unknown[] = [];
     const rows = events.map((event) => {
       const full = toPlatformEvent(event, nextEventTime());
-      params.push(full.id, topicOf(full.type), full.object.id, JSON.stringify(full));
+      params.push(full.id, topicOf(event.type), full.object.id, JSON.stringify(full));
       const n = params.length;
       return `($${n - 3}, $${n - 2}, $${n - 1}, $${n}::jsonb)`;
     });

@@ -19,7 +19,7 @@ export class GrpcExceptionFilter implements RpcExceptionFilter<unknown> {
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
     if (host.getType() === 'http') {
       answerHttp(exception, host.switchToHttp().getResponse<Response>(), this.logger);
-      return EMPTY as Observable<never>;
+      return EMPTY;
     }
     const error = toGrpcError(exception, this.logger);
     return throwError(() => error);

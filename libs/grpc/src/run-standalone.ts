@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, PlatformConfig } from '@platform/config';
 import { closeEventBus, getEventBus } from '@platform/events';
+import { handleShutdownSignals } from './shutdown';
 
 interface Closable {
   close(): Promise<void>;
@@ -7,8 +8,11 @@ interface Closable {
 
 /**
  * Entry of a service run as its own process (one pod): validates the environment, boots
- * the service, starts the bus once its subscriptions exist, and shuts down on SIGTERM/SIGINT.
- * The embedded process (scripts/start.js) does the same for all services at once.
+ * the service, starts the bus once its subscriptions exist, and on SIGTERM/SIGINT closes the
+ * bus and then the service (its shutdown hooks: stop taking work, hand work back, end
+ * children) within SHUTDOWN_DEADLINE_MS (handleShutdownSignals). A signal during the start stops the
+ * service once it is up. The embedded process (scripts/start.js) does the same for all
+ * services at once.
  */
 export function runStandalone(name: string, bootstrap: (config: PlatformConfig) => Promise<Closable>): void {
   let config: PlatformConfig;
@@ -18,17 +22,19 @@ export function runStandalone(name: string, bootstrap: (config: PlatformConfig) 
     console.error(err instanceof ConfigError ? err.message : err);
     process.exit(2);
   }
-  void (async () => {
+  const started = (async () => {
     const app = await bootstrap(config);
     await getEventBus(config).start();
-    const stop = async () => {
-      await app.close();
-      await closeEventBus();
-      process.exit(0);
-    };
-    process.once('SIGTERM', () => void stop());
-    process.once('SIGINT', () => void stop());
-  })().catch((err: unknown) => {
+    return app;
+  })();
+  handleShutdownSignals(async () => {
+    const app = await started;
+    // delivery stops first (a handler must not run against a service closing under it; events
+    // not handled stay with the broker), then the service closes
+    await closeEventBus();
+    await app.close();
+  });
+  started.catch((err: unknown) => {
     console.error(`${name} failed to start:`, err);
     process.exit(1);
   });

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { PlatformConfig, ServiceName } from '@platform/config';
 import { GrpcExceptionFilter } from './grpc-exception.filter';
 import { grpcServerOptions } from './grpc-options';
+import { drainHttpOnClose } from './http-drain';
 import { applyHttpServerTimeouts, HttpServerTimeouts } from './http-server-timeouts';
 import { listenHttp } from './listen-http';
 
@@ -44,5 +45,5 @@ export async function startGrpcService(
   await app.startAllMicroservices();
   applyHttpServerTimeouts(app.getHttpServer() as Server, http);
   await listenHttp(app, http.port, http.host ?? config.host);
-  return app;
+  return drainHttpOnClose(app);
 }

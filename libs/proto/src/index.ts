@@ -29,4 +29,3 @@ export const PROTO_LOADER_OPTIONS = {
   oneofs: false,
   includeDirs: [PROTO_ROOT],
 };
-export * from './asset-settings-body';

@@ -23,7 +23,8 @@ describeResumableWriterContract('filesystem', async () => new FsObjectStore(temp
 
 /** Every file under a folder, as `/`-separated paths relative to it. */
 function filesUnder(root: string): string[] {
-  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .sort();

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { Client, S3Error } from 'minio';
+import { BucketItem, Client, S3Error } from 'minio';
 import { contentTypeOf } from './content-type';
 import { assertByteRange, assertObjectKey, assertObjectPrefix, compareKeys, isWholeObject } from './object-keys';
 import { ByteRange, ObjectInfo, ObjectNotFoundError, ObjectStore } from './object-store.port';
@@ -93,7 +93,7 @@ export class MinioObjectStore implements ObjectStore, ResumableWriter {
     } catch (err) {
       if (ABSENT_CODES.has(codeOf(err) ?? '')) throw new ObjectNotFoundError(key);
       if (codeOf(err) === 'InvalidRange') {
-        throw new RangeError(`byte range starts at ${range?.start}, past the end of ${key}`);
+        throw new RangeError(`byte range starts at ${range?.start}, past the end of ${key}`, { cause: err });
       }
       throw err;
     }
@@ -150,7 +150,7 @@ export class MinioObjectStore implements ObjectStore, ResumableWriter {
       for await (const chunk of await this.client.getObject(bucket, write.pending.key)) await take(chunk as Buffer);
     }
     for await (const chunk of body) {
-      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
       received += bytes.length;
       await take(bytes);
     }
@@ -208,8 +208,13 @@ export class MinioObjectStore implements ObjectStore, ResumableWriter {
       if (codeOf(err) !== 'NoSuchUpload') throw err;
     });
     const leftovers = [];
-    for await (const item of this.client.listObjectsV2(bucket, `.resumable/${write.id}/`, true)) if (item.name) leftovers.push(item.name);
+    for await (const item of this.listed(bucket, `.resumable/${write.id}/`)) if (item.name) leftovers.push(item.name);
     if (leftovers.length > 0) await this.client.removeObjects(bucket, leftovers);
+  }
+
+  /** Every object under `prefix` (minio types its listing stream's items loosely). */
+  private listed(bucket: string, prefix: string): AsyncIterable<BucketItem> {
+    return this.client.listObjectsV2(bucket, prefix, true) as AsyncIterable<BucketItem>;
   }
 
   private async removeQuietly(key: string): Promise<void> {
@@ -220,7 +225,7 @@ export class MinioObjectStore implements ObjectStore, ResumableWriter {
     assertObjectPrefix(prefix);
     const bucket = await this.bucket();
     const objects: ObjectInfo[] = [];
-    for await (const item of this.client.listObjectsV2(bucket, prefix, true)) {
+    for await (const item of this.listed(bucket, prefix)) {
       if (!item.name) continue; // a common prefix; none when listing recursively
       objects.push({
         key: item.name,

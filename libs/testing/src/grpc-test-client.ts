@@ -16,15 +16,18 @@ export function grpcTestClient(name: ServiceName, config: PlatformConfig) {
     const Ctor = qualifiedName.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], loaded) as grpc.ServiceClientConstructor;
     const client = new Ctor(options.url as string, grpc.credentials.createInsecure());
     clients.push(client);
-    return new Proxy({} as Record<string, Unary>, {
-      get: (_, method: string) => (request: object) =>
-        new Promise((resolve, reject) => {
-          (client as unknown as Record<string, (r: object, cb: (e: grpc.ServiceError | null, v: Record<string, unknown>) => void) => void>)[method](
-            request,
-            (err, value) => (err ? reject(err) : resolve(value)),
-          );
-        }),
-    });
+    return new Proxy(
+      {},
+      {
+        get: (_, method: string) => (request: object) =>
+          new Promise((resolve, reject) => {
+            (client as unknown as Record<string, (r: object, cb: (e: grpc.ServiceError | null, v: Record<string, unknown>) => void) => void>)[method](
+              request,
+              (err, value) => (err ? reject(err) : resolve(value)),
+            );
+          }),
+      },
+    );
   }
 
   return { service, close: () => clients.forEach((c) => c.close()) };

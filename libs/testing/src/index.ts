@@ -6,3 +6,5 @@ export * from './test-database';
 export * from './pglite-database';
 export * from './raw-http';
 export * from './listen-backlog';
+export * from './fake-processed-events';
+export * from './test-events';

@@ -19,7 +19,7 @@ export async function createPgliteDatabase(): Promise<{ url: string; drop(): Pro
   const child = spawn(process.execPath, ['-e', SERVE, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('postgres://'));
       if (line) resolve(line.trim());

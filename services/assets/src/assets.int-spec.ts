@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { toAsset } from '@platform/api-shapes';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { decodeMessages, ErrorCode, GrpcStatus } from '@platform/errors';
@@ -16,6 +17,7 @@ import { bootstrap } from './main';
 import { PlaybackIdRepository } from './playback-ids/playback-id.repository';
 import { PlaybackIdsService } from './playback-ids/playback-ids.service';
 import { AssetProcessingService } from './processing/asset-processing.service';
+import { AssetWarningRepository } from './processing/asset-warning.repository';
 import { TestAssetSweeper } from './test-assets/test-asset-sweeper';
 
 jest.setTimeout(60_000);
@@ -41,7 +43,7 @@ describe('assets against Postgres', () => {
   let processing: AssetProcessingService;
 
   const outbox = async (key: string): Promise<OutboxRow[]> =>
-    (await dataSource.query('SELECT "topic", "key", "payload" FROM "assets"."outbox" WHERE "key" = $1 ORDER BY "id"', [key])) as OutboxRow[];
+    await dataSource.query<OutboxRow[]>('SELECT "topic", "key", "payload" FROM "assets"."outbox" WHERE "key" = $1 ORDER BY "id"', [key]);
 
   beforeAll(async () => {
     database = await createTestDatabase('assets');
@@ -54,7 +56,7 @@ describe('assets against Postgres', () => {
     const playbackIds = new PlaybackIdRepository(dataSource);
     service = new AssetsService(assets, playbackIds, unitOfWork, store);
     playback = new PlaybackIdsService(assets, playbackIds, unitOfWork);
-    processing = new AssetProcessingService(assets, playbackIds, unitOfWork);
+    processing = new AssetProcessingService(assets, playbackIds, new AssetWarningRepository(), unitOfWork);
   });
 
   afterAll(async () => {
@@ -77,15 +79,15 @@ describe('assets against Postgres', () => {
       } finally {
         await second.destroy();
       }
-      const tables = (await dataSource.query(
+      const tables = await dataSource.query<Array<{ table_name: string }>>(
         `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'assets' ORDER BY "table_name"`,
-      )) as Array<{ table_name: string }>;
-      expect(tables.map((t) => t.table_name)).toEqual(['assets', 'migrations', 'outbox', 'playback_ids', 'processed_events']);
-      const columns = (await dataSource.query(
+      );
+      expect(tables.map((t) => t.table_name)).toEqual(['asset_warnings', 'assets', 'migrations', 'outbox', 'playback_ids', 'processed_events']);
+      const columns = await dataSource.query<Array<Record<string, string>>>(
         `SELECT "column_name", "data_type", "is_nullable" FROM information_schema.columns
           WHERE "table_schema" = 'assets' AND "table_name" = 'assets' AND "column_name" IN ('tracks', 'input_info', 'errors', 'updated_at', 'duration', 'inputs')
           ORDER BY "column_name"`,
-      )) as Array<Record<string, string>>;
+      );
       expect(columns).toEqual([
         { column_name: 'duration', data_type: 'double precision', is_nullable: 'YES' },
         { column_name: 'errors', data_type: 'jsonb', is_nullable: 'YES' },
@@ -226,6 +228,19 @@ describe('assets against Postgres', () => {
     expect(failed.reason.code).toBe(ErrorCode.PRECONDITION_FAILED);
     const topics = (await outbox(created.id)).map((e) => e.topic);
     expect(topics.filter((t) => t === 'video.asset.ready.v1' || t === 'video.asset.errored.v1')).toHaveLength(1);
+  });
+
+  it('sends a warning of a ready asset once per type, keeps its status, and forgets it with the asset', async () => {
+    const created = await service.create({ input: [{ url: URL }], playback_policy: ['public'], passthrough: 'pt' });
+    await processing.markReady({ asset_id: created.id });
+    const warning = { type: 'ladder_failed', message: 'The encoded renditions could not be made.' };
+    expect((await processing.reportWarning({ asset_id: created.id, warning })).status).toBe('ready');
+    await processing.reportWarning({ asset_id: created.id, warning: { ...warning, message: 'again' } }); // a redone job
+    const warnings = (await outbox(created.id)).filter((e) => e.topic === 'video.asset.warning.v1');
+    // the data is the asset's API body with the warning
+    expect(warnings.map((e) => e.payload.data)).toEqual([{ ...toAsset(await service.get(created.id)), warning }]);
+    await service.delete(created.id);
+    expect(await dataSource.query('SELECT * FROM "assets"."asset_warnings" WHERE "asset_id" = $1', [created.id])).toEqual([]);
   });
 
   it('sweeps expired test assets only', async () => {

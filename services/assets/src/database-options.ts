@@ -5,6 +5,7 @@ import { CreateAssets1732400000100 } from './migrations/1732400000100-create-ass
 import { CreatePlaybackIds1732400000200 } from './migrations/1732400000200-create-playback-ids';
 import { UniqueUploadAsset1732400000300 } from './migrations/1732400000300-unique-upload-asset';
 import { AssetRecordingTimes1732400000400 } from './migrations/1732400000400-asset-recording-times';
+import { AssetWarnings1732400000500 } from './migrations/1732400000500-asset-warnings';
 import { PlaybackIdEntity } from './playback-ids/playback-id.entity';
 import { SCHEMA } from './schema';
 
@@ -16,6 +17,7 @@ export const assetsDatabase: ServiceDatabaseOptions = {
     CreatePlaybackIds1732400000200,
     UniqueUploadAsset1732400000300,
     AssetRecordingTimes1732400000400,
+    AssetWarnings1732400000500,
     ...outboxMigrations(SCHEMA),
   ],
 };

@@ -1,17 +1,16 @@
 import 'reflect-metadata';
-import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PlatformConfig } from '@platform/config';
-import { listenHttp, logLevels, runStandalone } from '@platform/grpc';
+import { Closable, drainHttpOnClose, listenHttp, logLevels, runStandalone } from '@platform/grpc';
 import { AppModule } from './app.module';
 import { setupGateway } from './setup-gateway';
 
 /** The HTTP entry of the platform on API_PORT; it talks gRPC to every other service. */
-export async function bootstrap(config: PlatformConfig): Promise<INestApplication> {
+export async function bootstrap(config: PlatformConfig): Promise<Closable> {
   const app = await NestFactory.create(AppModule.forRoot(config), { logger: logLevels(config), bodyParser: false });
   setupGateway(app);
   await listenHttp(app, config.apiPort, config.host);
-  return app;
+  return drainHttpOnClose(app); // on SIGTERM: no new requests, those in flight finish, then the gRPC clients close
 }
 
 if (require.main === module) runStandalone('gateway', bootstrap);

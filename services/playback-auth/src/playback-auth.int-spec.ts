@@ -3,10 +3,12 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { ErrorCode } from '@platform/errors';
+import { toPlaybackRestriction } from '@platform/api-shapes';
 import { UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { DataSource, MigrationInterface } from 'typeorm';
 import { playbackAuthDatabase } from './database-options';
+import { toPlaybackRestrictionMessage } from './playback-restrictions/playback-restriction.mapper';
 import { PlaybackRestrictionRepository } from './playback-restrictions/playback-restriction.repository';
 import { PlaybackRestrictionsService } from './playback-restrictions/playback-restrictions.service';
 import { SigningKeyRepository } from './signing-keys/signing-key.repository';
@@ -32,7 +34,7 @@ describe('playback-auth against Postgres', () => {
   let unitOfWork: UnitOfWork;
 
   const outboxRows = async (key: string): Promise<OutboxRow[]> =>
-    (await dataSource.query('SELECT "topic", "key", "payload" FROM "playback_auth"."outbox" WHERE "key" = $1 ORDER BY "id"', [key])) as OutboxRow[];
+    await dataSource.query<OutboxRow[]>('SELECT "topic", "key", "payload" FROM "playback_auth"."outbox" WHERE "key" = $1 ORDER BY "id"', [key]);
 
   beforeAll(async () => {
     dataSource = await openDatabase(config, playbackAuthDatabase);
@@ -59,23 +61,23 @@ describe('playback-auth against Postgres', () => {
       } finally {
         await second.destroy();
       }
-      const names = ((await dataSource.query('SELECT "name" FROM "playback_auth"."migrations"')) as Array<{ name: string }>).map((r) => r.name);
+      const names = (await dataSource.query<Array<{ name: string }>>('SELECT "name" FROM "playback_auth"."migrations"')).map((r) => r.name);
       for (const Migration of playbackAuthDatabase.migrations as Array<new () => MigrationInterface>) {
         const name = new Migration().name ?? Migration.name;
         expect(names.filter((n) => n === name)).toEqual([name]);
       }
-      const tables = (await dataSource.query(
+      const tables = await dataSource.query<Array<{ table_name: string }>>(
         `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'playback_auth' ORDER BY "table_name"`,
-      )) as Array<{ table_name: string }>;
+      );
       expect(tables.map((t) => t.table_name)).toEqual(['migrations', 'outbox', 'playback_restrictions', 'processed_events', 'signing_keys']);
     });
 
     it('adds the user-agent columns as NOT NULL booleans defaulting to true, so older rows read as Mux defaults', async () => {
-      const columns = (await dataSource.query(
+      const columns = await dataSource.query<Array<Record<string, string>>>(
         `SELECT "column_name", "data_type", "is_nullable", "column_default" FROM information_schema.columns
           WHERE "table_schema" = 'playback_auth' AND "table_name" = 'playback_restrictions' AND "column_name" LIKE '%user_agent'
           ORDER BY "column_name"`,
-      )) as Array<Record<string, string>>;
+      );
       expect(columns).toEqual([
         { column_name: 'allow_high_risk_user_agent', data_type: 'boolean', is_nullable: 'NO', column_default: 'true' },
         { column_name: 'allow_no_user_agent', data_type: 'boolean', is_nullable: 'NO', column_default: 'true' },
@@ -104,7 +106,7 @@ describe('playback-auth against Postgres', () => {
       expect(page.items).toContainEqual({ id: created.id, created_at: created.created_at });
       expect(await service.findActivePublicKey(created.id)).toBe(createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }));
 
-      const [row] = (await dataSource.query('SELECT * FROM "playback_auth"."signing_keys" WHERE "id" = $1', [created.id])) as Array<Record<string, unknown>>;
+      const [row] = await dataSource.query<Array<Record<string, unknown>>>('SELECT * FROM "playback_auth"."signing_keys" WHERE "id" = $1', [created.id]);
       expect(Object.keys(row).sort()).toEqual(['created_at', 'deleted_at', 'id', 'public_key']);
       expect(row.deleted_at).toBeNull();
 
@@ -113,9 +115,11 @@ describe('playback-auth against Postgres', () => {
       expect((await rejection(service.delete(created.id))).code).toBe(ErrorCode.NOT_FOUND);
       expect(await service.findActivePublicKey(created.id)).toBeUndefined();
       expect((await service.list({ limit: 100, page: 1 })).items.map((k) => k.id)).not.toContain(created.id);
-      const [deleted] = (await dataSource.query('SELECT "deleted_at" FROM "playback_auth"."signing_keys" WHERE "id" = $1', [created.id])) as Array<{
-        deleted_at: Date;
-      }>;
+      const [deleted] = await dataSource.query<
+        Array<{
+          deleted_at: Date;
+        }>
+      >('SELECT "deleted_at" FROM "playback_auth"."signing_keys" WHERE "id" = $1', [created.id]);
       expect(deleted.deleted_at).toBeInstanceOf(Date);
 
       const events = await outboxRows(created.id);
@@ -168,10 +172,10 @@ describe('playback-auth against Postgres', () => {
       });
       expect(agentUpdated.updated_at).toBeGreaterThanOrEqual(updated.updated_at);
       expect(await service.get(created.id)).toEqual(agentUpdated);
-      const [row] = (await dataSource.query(
+      const [row] = await dataSource.query<Array<{ allow_no_user_agent: boolean; allow_high_risk_user_agent: boolean; updated_at: Date }>>(
         'SELECT "allow_no_user_agent", "allow_high_risk_user_agent", "updated_at" FROM "playback_auth"."playback_restrictions" WHERE "id" = $1',
         [created.id],
-      )) as Array<{ allow_no_user_agent: boolean; allow_high_risk_user_agent: boolean; updated_at: Date }>;
+      );
       expect(row).toEqual({ allow_no_user_agent: true, allow_high_risk_user_agent: false, updated_at: expect.any(Date) });
       expect(Math.floor(row.updated_at.getTime() / 1000)).toBe(agentUpdated.updated_at);
       expect((await rejection(service.updateUserAgent({ id: newId(), user_agent: undefined }))).code).toBe(ErrorCode.NOT_FOUND);
@@ -239,7 +243,7 @@ describe('playback-auth against Postgres', () => {
       await expect(
         unitOfWork.run(async (manager, emit) => {
           await repository.insert(manager, restriction);
-          emit({ type: 'video.playback_restriction.created', object: { type: 'playback_restriction', id }, data: { id } });
+          emit('video.playback_restriction.created', toPlaybackRestriction(toPlaybackRestrictionMessage(restriction)));
           throw new Error('fails after writing');
         }),
       ).rejects.toThrow('fails after writing');
@@ -250,7 +254,8 @@ describe('playback-auth against Postgres', () => {
       await expect(
         unitOfWork.run(async (manager, emit) => {
           await repository.insert(manager, restriction);
-          emit({ type: 'video.playback_restriction.created', object: { type: 'playback_restriction', id }, data: { id, bad: '\u0000' } });
+          const body = toPlaybackRestriction(toPlaybackRestrictionMessage(restriction));
+          emit('video.playback_restriction.created', { ...body, referrer: { ...body.referrer, allowed_domains: ['bad\u0000'] } });
         }),
       ).rejects.toThrow();
       expect(await repository.findById(id)).toBeNull();

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,8 @@ import { DomainError } from '@platform/errors';
 import { closeEventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
 import { Closable, GrpcExceptionFilter, grpcClientOptions, grpcServerOptions } from '@platform/grpc';
 import { assets, common, transcoder } from '@platform/proto';
-import { createTestDatabase, freePort } from '@platform/testing';
+import { assetBody, createTestDatabase, freePort, testEvent } from '@platform/testing';
+import { Client } from 'pg';
 import { lastValueFrom } from 'rxjs';
 import { bootstrap } from './main';
 import { eventually } from './testing/eventually';
@@ -41,6 +42,8 @@ class FakeAssetProcessingController implements assets.AssetProcessingServiceCont
   }
   markReady(request: assets.MarkReadyRequest): assets.Asset {
     fakeAssets.calls.push(`markReady ${request.asset_id}`);
+    const known = fakeAssets.specs.get(request.asset_id);
+    if (known) known.status = 'ready';
     return {} as assets.Asset;
   }
   markErrored(request: assets.MarkErroredRequest): assets.Asset {
@@ -51,18 +54,27 @@ class FakeAssetProcessingController implements assets.AssetProcessingServiceCont
     fakeAssets.calls.push(`setTrackStatus ${request.asset_id} ${request.track_id} ${request.status}`);
     return {} as assets.Asset;
   }
+  reportWarning(request: assets.ReportWarningRequest): assets.Asset {
+    fakeAssets.calls.push(`reportWarning ${request.asset_id} ${request.warning?.type}`);
+    return {} as assets.Asset;
+  }
 }
+
+const spec = (assetId: string, url: string): assets.IngestSpec => ({
+  asset_id: assetId,
+  status: 'preparing',
+  input: [{ url }],
+  test: false,
+  max_resolution_tier: '1080p',
+  encoding_tier: 'smart',
+  video_quality: 'plus',
+  normalize_audio: false,
+});
 
 @Module({ controllers: [FakeAssetProcessingController] })
 class FakeAssetsModule {}
 
-const created = (assetId: string): PlatformEvent => ({
-  id: `created-${assetId}`,
-  type: 'video.asset.created',
-  occurred_at: new Date().toISOString(),
-  object: { type: 'asset', id: assetId },
-  data: { id: assetId, status: 'preparing', ingest_type: 'on_demand_url' },
-});
+const created = (assetId: string): PlatformEvent => testEvent('video.asset.created', assetBody(assetId), `created-${assetId}`);
 
 /**
  * The service as it runs: its AppModule on Postgres and the in-process bus, a fake assets service on
@@ -103,6 +115,12 @@ describe('transcoder service', () => {
       'aac',
       join(dataDir, 'clip.mp4'),
     ]);
+    // MPEG-4 Part 2 is not standard: no source rendition, the ladder is what is running when the worker stops
+    execFileSync(tool('ffmpeg'), [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=25'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=25', '-c:v', 'mpeg4', '-q:v', '5', '-c:a', 'aac'],
+      join(dataDir, 'slow.mkv'),
+    ]);
     files = http.createServer((req, res) => {
       const file = join(dataDir, req.url!.slice(1));
       res.writeHead(200, { 'content-length': statSync(file).size });
@@ -117,13 +135,12 @@ describe('transcoder service', () => {
       databaseUrl: db.url,
       grpcUrls: { ...base.grpcUrls, assets: `127.0.0.1:${await freePort()}`, transcoder: `127.0.0.1:${await freePort()}` },
       media: { ...base.media, ffmpegPath: tool('ffmpeg'), ffprobePath: tool('ffprobe') },
-      transcoder: { concurrency: 1, leaseSeconds: 10, maxAttempts: 3, pollMs: 200 },
+      transcoder: { concurrency: 1, ingestConcurrency: 2, leaseSeconds: 10, maxAttempts: 3, pollMs: 200 },
     };
     fakeAssetsServer = await NestFactory.createMicroservice(FakeAssetsModule, { ...grpcServerOptions('assets', config), logger: false });
     fakeAssetsServer.useGlobalFilters(new GrpcExceptionFilter());
     await fakeAssetsServer.listen();
-    app = await bootstrap(config);
-    await getEventBus(config).start();
+    await start();
     client = (ClientProxyFactory.create(grpcClientOptions('transcoder', config)) as unknown as ClientGrpc).getService<transcoder.TranscoderServiceClient>(
       transcoder.TRANSCODER_SERVICE_NAME,
     );
@@ -139,35 +156,59 @@ describe('transcoder service', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const start = async () => {
+    app = await bootstrap(config);
+    await getEventBus(config).start();
+  };
   const job = (id: string) => lastValueFrom(client.getJob({ id }));
+  /** The job row as Postgres has it (also while the service is down). */
+  const jobRow = async (assetId: string) => {
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      const { rows } = await pg.query(
+        `SELECT "status", "phase", "attempts", "worker", "lease_expires_at" <= now() AS "due", "id" FROM "transcoder"."jobs" WHERE "asset_id" = $1`,
+        [assetId],
+      );
+      return rows[0] as { status: string; phase: string; attempts: number; worker: string; due: boolean; id: string } | undefined;
+    } finally {
+      await pg.end();
+    }
+  };
 
-  it('turns video.asset.created into stored HLS and a done job', async () => {
-    fakeAssets.specs.set('asset-ok', {
-      asset_id: 'asset-ok',
-      status: 'preparing',
-      input: [{ url: `${filesUrl}/clip.mp4` }],
-      test: false,
-      max_resolution_tier: '1080p',
-      encoding_tier: 'smart',
-      video_quality: 'plus',
-      normalize_audio: false,
-    });
+  it('turns video.asset.created into stored HLS and a done job, through its ingest and ladder phases', async () => {
+    fakeAssets.specs.set('asset-ok', spec('asset-ok', `${filesUrl}/clip.mp4`));
     await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-ok', created('asset-ok'));
     await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-ok', created('asset-ok')); // redelivered
 
     await eventually(async () => expect((await job('asset-ok')).status).toBe('done'), 60_000);
     const done = await job('asset-ok');
-    expect(done).toMatchObject({ asset_id: 'asset-ok', status: 'done', attempts: 1 });
+    expect(done).toMatchObject({ asset_id: 'asset-ok', status: 'done', phase: 'ladder', playable: true, attempts: 1 });
     expect(done.worker).toMatch(/^[^:]+:\d+:[0-9a-f]{6}$/);
     expect(Number(done.worker!.split(':')[1])).toBe(process.pid);
     expect(await job(done.id)).toEqual(done);
-    expect(fakeAssets.calls.filter((c) => c.includes('asset-ok'))).toEqual(['getIngestSpec asset-ok', 'recordProbe asset-ok 720p 3', 'markReady asset-ok']);
+    expect(fakeAssets.calls.filter((c) => c.includes('asset-ok'))).toEqual([
+      'getIngestSpec asset-ok',
+      'recordProbe asset-ok 720p 3',
+      'markReady asset-ok',
+      'getIngestSpec asset-ok', // the ladder phase
+    ]);
     const master = join(dataDir, 'objects', 'assets', 'asset-ok', 'hls', 'master.m3u8');
     const read = JSON.parse(execFileSync(tool('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_streams', master], { encoding: 'utf8' })) as {
       streams: Array<{ codec_name: string }>;
     };
     expect(new Set(read.streams.map((s) => s.codec_name))).toEqual(new Set(['h264', 'aac']));
+    expect(execFileSync('ls', [join(dataDir, 'objects', 'assets', 'asset-ok')], { encoding: 'utf8' }).trim()).toBe('hls'); // the kept input is gone
     expect((await lastValueFrom(client.listJobs({ limit: 10, page: 1 }))).items.map((j) => j.asset_id)).toEqual(['asset-ok']);
+    // the event is recorded once, in the transaction that queued the job; the redelivery did nothing
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      const { rows } = await pg.query(`SELECT "consumer", "event_id" FROM "transcoder"."processed_events"`);
+      expect(rows).toEqual([{ consumer: 'transcoder', event_id: 'created-asset-ok' }]);
+    } finally {
+      await pg.end();
+    }
   }, 90_000);
 
   it('cancels the job of an asset the assets service no longer knows', async () => {
@@ -178,4 +219,34 @@ describe('transcoder service', () => {
   it('answers NOT_FOUND for an unknown job', async () => {
     await expect(job('nope')).rejects.toMatchObject({ code: 5, details: expect.stringContaining('Job not found') });
   });
+
+  it('on app.close() mid-ladder ends its ffmpeg, hands the job back uncounted and due at once; restarted, it finishes it', async () => {
+    fakeAssets.specs.set('asset-slow', spec('asset-slow', `${filesUrl}/slow.mkv`));
+    await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-slow', created('asset-slow'));
+    let pid = 0;
+    await eventually(async () => {
+      const row = await jobRow('asset-slow');
+      expect(row).toMatchObject({ phase: 'ladder', status: 'running', attempts: 1 });
+      const attemptDir = join(dataDir, 'tmp', 'transcoder', row!.id, 'attempt-1');
+      pid = Number(readFileSync(join(attemptDir, 'child.pid'), 'utf8'));
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain('libx264'); // the ladder's ffmpeg
+    }, 60_000);
+
+    await app.close();
+    await closeEventBus();
+    expect(existsSync(`/proc/${pid}`)).toBe(false); // ended, not orphaned
+    expect(ffmpegsUnder(dataDir)).toEqual([]);
+    const handedBack = await jobRow('asset-slow');
+    expect(handedBack).toMatchObject({ status: 'queued', phase: 'ladder', attempts: 0, due: true });
+
+    await start(); // the restarted worker takes it at once, not after a lease
+    await eventually(async () => expect(await jobRow('asset-slow')).toMatchObject({ status: 'done', attempts: 1 }), 120_000);
+    expect(fakeAssets.calls.filter((c) => c === 'markReady asset-slow')).toEqual(['markReady asset-slow']);
+  }, 240_000);
 });
+
+/** Command lines of the ffmpeg processes working under `dir`. */
+function ffmpegsUnder(dir: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => l.includes('ffmpeg') && l.includes(dir));
+}

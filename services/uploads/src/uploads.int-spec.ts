@@ -61,7 +61,7 @@ describe.each([
   let sweeper: UploadSweeper;
 
   const events = async (id: string): Promise<OutboxRow['payload'][]> =>
-    ((await dataSource.query('SELECT "payload" FROM "uploads"."outbox" WHERE "key" = $1 ORDER BY "id"', [id])) as OutboxRow[]).map((r) => r.payload);
+    (await dataSource.query<OutboxRow[]>('SELECT "payload" FROM "uploads"."outbox" WHERE "key" = $1 ORDER BY "id"', [id])).map((r) => r.payload);
 
   const signatureOf = (url: string) => new URL(url).searchParams.get('signature') ?? undefined;
 
@@ -360,15 +360,46 @@ describe.each([
 
     const upload = await service.create({});
     await put(upload.url, undefined, Buffer.alloc(10), 10);
-    await completion.assetErrored(upload.id, 'some-other-asset', { type: 'invalid_input', message: 'x' });
+    const handled = (eventId: string) => ({ consumer: 'uploads', eventId: `${eventId}-${upload.id}` });
+    await completion.assetErrored(handled('other'), upload.id, 'some-other-asset', { type: 'invalid_input', message: 'x' });
     expect((await service.get(upload.id)).status).toBe('asset_created');
-    await completion.assetErrored(upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'The input file could not be read as media.' });
-    await completion.assetErrored(upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'again' });
+    await completion.assetErrored(handled('first'), upload.id, `asset-of-${upload.id}`, {
+      type: 'invalid_input',
+      message: 'The input file could not be read as media.',
+    });
+    await completion.assetErrored(handled('second'), upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'again' });
     expect(await service.get(upload.id)).toMatchObject({
       status: 'errored',
       error: { type: 'invalid_input', message: 'The input file could not be read as media.' },
     });
     expect((await events(upload.id)).map((e) => e.type)).toEqual(['video.upload.created', 'video.upload.asset_created', 'video.upload.errored']);
+    const processed = await dataSource.query<Array<{ consumer: string; event_id: string }>>(
+      `SELECT "consumer", "event_id" FROM "uploads"."processed_events" WHERE "event_id" LIKE $1 ORDER BY "event_id"`,
+      [`%-${upload.id}`],
+    );
+    expect(processed).toEqual(['first', 'other', 'second'].map((e) => ({ consumer: 'uploads', event_id: `${e}-${upload.id}` })));
+
+    // the same event again, even were the upload `asset_created` once more, changes nothing: it was handled
+    await dataSource.query(`UPDATE "uploads"."uploads" SET "status" = 'asset_created', "error" = NULL WHERE "id" = $1`, [upload.id]);
+    await completion.assetErrored(handled('first'), upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'redelivered' });
+    expect((await service.get(upload.id)).status).toBe('asset_created');
+    expect(await events(upload.id)).toHaveLength(3);
+  });
+
+  it('records nothing when the change fails, so the redelivered event is handled then', async () => {
+    const upload = await service.create({});
+    await put(upload.url, undefined, Buffer.alloc(10), 10);
+    const handled = { consumer: 'uploads', eventId: `failing-${upload.id}` };
+    const update = jest.spyOn(UploadRepository.prototype, 'update').mockRejectedValueOnce(new Error('database unavailable'));
+    await expect(completion.assetErrored(handled, upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'm' })).rejects.toThrow(
+      'database unavailable',
+    );
+    update.mockRestore();
+    expect(await dataSource.query<unknown[]>(`SELECT count(*)::int AS n FROM "uploads"."processed_events" WHERE "event_id" = $1`, [handled.eventId])).toEqual([
+      { n: 0 },
+    ]);
+    await completion.assetErrored(handled, upload.id, `asset-of-${upload.id}`, { type: 'invalid_input', message: 'm' });
+    expect((await service.get(upload.id)).status).toBe('errored');
   });
 
   it('lists newest first by whole pages', async () => {

@@ -3,8 +3,10 @@ import Mux from '@mux/mux-node';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { decodeMessages, GrpcStatus } from '@platform/errors';
-import { closeEventBus, EventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
-import { createTestDatabase, freePort, grpcError, grpcTestClient } from '@platform/testing';
+import { AssetBody } from '@platform/api-shapes';
+import { closeEventBus, DeliveryInfo, EventBus, EventTypeFor, getEventBus, PlatformEvent, topicOf } from '@platform/events';
+import { OutboundGuard } from '@platform/outbound';
+import { assetBody, createTestDatabase, freePort, grpcError, grpcTestClient, testEvent } from '@platform/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { webhooksDatabase } from './database-options';
@@ -53,14 +55,8 @@ describe('webhook dispatcher against Postgres', () => {
   let pg: Client;
   let client: ReturnType<typeof grpcTestClient>;
 
-  const publish = async (type: string, objectId: string, data: Record<string, unknown> = {}): Promise<PlatformEvent> => {
-    const event: PlatformEvent = {
-      id: randomUUID(),
-      type,
-      occurred_at: new Date().toISOString(),
-      object: { type: 'asset', id: objectId },
-      data: { id: objectId, ...data },
-    };
+  const publish = async (type: EventTypeFor<'asset'>, objectId: string, fields: Partial<AssetBody> = {}): Promise<PlatformEvent> => {
+    const event = testEvent(type, assetBody(objectId, fields));
     await bus.publish(topicOf(type), objectId, event);
     return event;
   };
@@ -182,7 +178,7 @@ describe('webhook dispatcher against Postgres', () => {
       id: a1.id,
       created_at: a1.occurred_at,
       object: { type: 'asset', id: a },
-      data: { id: a, status: 'preparing', passthrough: 'pass-a' },
+      data: assetBody(a, { status: 'preparing', passthrough: 'pass-a' }),
       environment: { name: 'Production', id: environment.id },
       attempts: [],
       accessor_source: null,
@@ -220,12 +216,33 @@ describe('webhook dispatcher against Postgres', () => {
   it('records and sends a redelivered event once', async () => {
     const d = newObject('asset-d');
     const event = await publish('video.asset.updated', d);
-    await bus.publish(topicOf(event.type), d, event); // the bus redelivers (at least once)
+    await bus.publish(topicOf('video.asset.updated'), d, event); // the bus redelivers (at least once)
     const marker = await publish('video.asset.deleted', d);
     await settled(marker.id);
     const rows = (await pg.query('SELECT count(*)::int AS n FROM "webhooks"."deliveries" WHERE "event_id" = $1', [event.id])).rows as Array<{ n: number }>;
     expect(rows[0].n).toBe(1);
     expect(receiver.of(event.id)).toHaveLength(1);
+  });
+
+  it('never sends an event that fails the registry’s schema: it goes to the dead-letter topic with the reason', async () => {
+    const h = newObject('asset-h');
+    const dead: Array<[PlatformEvent, DeliveryInfo]> = [];
+    const keep = (e: PlatformEvent, i: DeliveryInfo) => Promise.resolve(void dead.push([e, i]));
+    await bus.subscribe({ group: `dlq-${h}`, topics: [`${topicOf('video.asset.ready')}.dlq`], handle: keep });
+    const valid = testEvent('video.asset.ready', assetBody(h, { status: 'ready' }));
+    const invalid = { ...valid, id: randomUUID(), data: { ...valid.data, status: 'finished' } };
+    await bus.publish(topicOf('video.asset.ready'), h, invalid);
+    const marker = await publish('video.asset.deleted', h);
+    await settled(marker.id);
+    await eventuallyAsync('the dead letter', () => Promise.resolve(dead.length > 0));
+    expect(dead.map(([e]) => e.id)).toEqual([invalid.id]);
+    expect(dead[0][1].deadLetter).toEqual({
+      reason: 'invalid event: data does not match video.asset.ready.v1: status: Invalid option: expected one of "preparing"|"ready"|"errored"',
+      group: 'webhooks',
+      topic: topicOf('video.asset.ready'),
+    });
+    expect(await delivery(invalid.id)).toBeUndefined();
+    expect(receiver.posts.filter((p) => p.objectId === h).map((p) => p.eventId)).toEqual([marker.id]);
   });
 
   it('serves deliveries over gRPC: by delivery or event id, listed per object newest first', async () => {
@@ -264,12 +281,16 @@ describe('webhook dispatcher against Postgres', () => {
 
   it('with a second dispatcher on the same database, sends every delivery exactly once and each object in order', async () => {
     const other: DataSource = await openDatabase(config, webhooksDatabase);
-    const replica = new DeliveryDispatcher(new DeliveryRepository(other), new WebhookPoster(TIMEOUT_MS), dispatcherSettings(config));
+    const replica = new DeliveryDispatcher(
+      new DeliveryRepository(other),
+      new WebhookPoster(TIMEOUT_MS, new OutboundGuard('loopback')),
+      dispatcherSettings(config),
+    );
     replica.start();
     try {
       const objects = Array.from({ length: 12 }, () => newObject('asset-r'));
       const published: PlatformEvent[] = [];
-      for (const type of ['video.asset.created', 'video.asset.ready', 'video.asset.updated']) {
+      for (const type of ['video.asset.created', 'video.asset.ready', 'video.asset.updated'] as const) {
         for (const o of objects) published.push(await publish(type, o));
       }
       for (const event of published) await settled(event.id);

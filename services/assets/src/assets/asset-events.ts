@@ -1,10 +1,11 @@
-import { Emit } from '@platform/events';
+import { toAsset, toAssetWarning, toTrackEvent } from '@platform/api-shapes';
+import { Emit, EventTypeFor } from '@platform/events';
 import { assets } from '@platform/proto';
 import { PlaybackIdEntity } from '../playback-ids/playback-id.entity';
 import { AssetEntity } from './asset.entity';
-import { toAssetEventData, toTrackEventData } from './asset.mapper';
+import { toAssetMessage } from './asset.mapper';
 
-/** Every event type this service publishes (each must be in EVENT_TYPES of @platform/events). */
+/** Every event type this service publishes (each in the registry of @platform/events). */
 export const ASSET_EVENTS = {
   created: 'video.asset.created',
   ready: 'video.asset.ready',
@@ -12,17 +13,29 @@ export const ASSET_EVENTS = {
   updated: 'video.asset.updated',
   deleted: 'video.asset.deleted',
   nonStandardInputDetected: 'video.asset.non_standard_input_detected',
-  trackCreated: 'video.asset.track.created',
-  trackReady: 'video.asset.track.ready',
-  trackErrored: 'video.asset.track.errored',
-} as const;
+  warning: 'video.asset.warning',
+} as const satisfies Record<string, EventTypeFor<'asset'>>;
 
-export type AssetEventType = (typeof ASSET_EVENTS)[keyof typeof ASSET_EVENTS];
+export const TRACK_EVENTS = {
+  created: 'video.asset.track.created',
+  ready: 'video.asset.track.ready',
+  errored: 'video.asset.track.errored',
+} as const satisfies Record<string, EventTypeFor<'track'>>;
 
+export type AssetEventType = Exclude<(typeof ASSET_EVENTS)[keyof typeof ASSET_EVENTS], 'video.asset.warning'>;
+export type TrackEventType = (typeof TRACK_EVENTS)[keyof typeof TRACK_EVENTS];
+
+/** The data is the asset's API body, built by the gateway's own mapper from the same message. */
 export function emitAssetEvent(emit: Emit, type: AssetEventType, asset: AssetEntity, playbackIds: PlaybackIdEntity[]): void {
-  emit({ type, object: { type: 'asset', id: asset.id }, data: { ...toAssetEventData(asset, playbackIds) } });
+  emit(type, toAsset(toAssetMessage(asset, playbackIds)));
 }
 
-export function emitTrackEvent(emit: Emit, type: AssetEventType, asset: AssetEntity, track: assets.Track): void {
-  emit({ type, object: { type: 'track', id: track.id }, data: { ...toTrackEventData(asset.id, track) } });
+/** The track as the asset's body shows it, with the asset's id (as Mux sends it). */
+export function emitTrackEvent(emit: Emit, type: TrackEventType, asset: AssetEntity, track: assets.Track): void {
+  emit(type, toTrackEvent(asset.id, track));
+}
+
+/** video.asset.warning: the asset's API body with the warning (Mux's `WebhookAssetWarning` has `warning: { type, message }`). */
+export function emitWarningEvent(emit: Emit, asset: AssetEntity, playbackIds: PlaybackIdEntity[], warning: assets.AssetWarning): void {
+  emit(ASSET_EVENTS.warning, toAssetWarning(toAssetMessage(asset, playbackIds), { type: warning.type, message: warning.message }));
 }

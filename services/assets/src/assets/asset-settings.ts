@@ -1,3 +1,4 @@
+import { characterCount } from '@platform/api-rules';
 import { DomainError, ErrorCode } from '@platform/errors';
 import { assets } from '@platform/proto';
 import { PlaybackPolicy } from '../playback-ids/playback-id.entity';
@@ -63,7 +64,8 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
     return false;
   }) as PlaybackPolicy[];
 
-  if (r.passthrough !== undefined && r.passthrough.length > PASSTHROUGH_MAX) invalid.push(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+  if (r.passthrough !== undefined && characterCount(r.passthrough) > PASSTHROUGH_MAX)
+    invalid.push(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
   const maxResolutionTier = r.max_resolution_tier ?? '1080p';
   if (!(MAX_RESOLUTION_TIERS as readonly string[]).includes(maxResolutionTier)) invalid.push(`max_resolution_tier: ${oneOf(MAX_RESOLUTION_TIERS)}`);
 

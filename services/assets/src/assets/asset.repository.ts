@@ -111,11 +111,11 @@ export class AssetRepository {
       where.push(`"upload_id" = $${params.length}`);
     }
     params.push(filter.limit, filter.offset);
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<AssetRow[]>(
       `SELECT * FROM "assets"."assets" ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
-    )) as AssetRow[];
+    );
     return rows.map(fromRow);
   }
 
@@ -127,15 +127,17 @@ export class AssetRepository {
 
   /** Deletes the asset row; returns it as it was, or null when it does not exist. */
   async delete(manager: EntityManager, id: string): Promise<AssetEntity | null> {
-    return first((await manager.query('DELETE FROM "assets"."assets" WHERE "id" = $1 RETURNING *', [id]))[0] as AssetRow[]);
+    // pg answers a DELETE … RETURNING as [rows, count]
+    const [rows] = await manager.query<[AssetRow[], number]>('DELETE FROM "assets"."assets" WHERE "id" = $1 RETURNING *', [id]);
+    return first(rows);
   }
 
   /** Ids of test assets created before `cutoff`, oldest first. */
   async findTestAssetIdsCreatedBefore(cutoff: Date, limit: number): Promise<string[]> {
-    const rows = (await this.dataSource.query('SELECT "id" FROM "assets"."assets" WHERE "test" AND "created_at" < $1 ORDER BY "created_at", "id" LIMIT $2', [
-      cutoff,
-      limit,
-    ])) as Array<{ id: string }>;
+    const rows = await this.dataSource.query<Array<{ id: string }>>(
+      'SELECT "id" FROM "assets"."assets" WHERE "test" AND "created_at" < $1 ORDER BY "created_at", "id" LIMIT $2',
+      [cutoff, limit],
+    );
     return rows.map((r) => r.id);
   }
 }

@@ -1,3 +1,4 @@
+import { characterCount } from '@platform/api-rules';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
@@ -102,7 +103,7 @@ export class AssetsService {
   async update(request: assets.UpdateAssetRequest): Promise<assets.Asset> {
     const { passthrough } = request;
     if (passthrough === undefined) throw DomainError.invalid('passthrough: is required (the only updatable field)');
-    if (passthrough.length > PASSTHROUGH_MAX) throw DomainError.invalid(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+    if (characterCount(passthrough) > PASSTHROUGH_MAX) throw DomainError.invalid(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
     return this.unitOfWork.run(async (manager, emit) => {
       const asset = await this.assets.update(manager, request.id, { passthrough: passthrough === '' ? null : passthrough, updatedAt: new Date() });
       if (!asset) throw notFound();

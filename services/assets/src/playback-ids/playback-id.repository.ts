@@ -28,7 +28,7 @@ export class PlaybackIdRepository {
   }
 
   async findById(id: string): Promise<PlaybackIdEntity | null> {
-    const rows = (await this.dataSource.query(`SELECT ${COLUMNS} FROM "assets"."playback_ids" WHERE "id" = $1`, [id])) as PlaybackIdRow[];
+    const rows = await this.dataSource.query<PlaybackIdRow[]>(`SELECT ${COLUMNS} FROM "assets"."playback_ids" WHERE "id" = $1`, [id]);
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
@@ -36,9 +36,10 @@ export class PlaybackIdRepository {
   async findByAssetIds(assetIds: string[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, PlaybackIdEntity[]>> {
     const byAsset = new Map<string, PlaybackIdEntity[]>(assetIds.map((id) => [id, []]));
     if (assetIds.length === 0) return byAsset;
-    const rows = (await manager.query(`SELECT ${COLUMNS} FROM "assets"."playback_ids" WHERE "asset_id" = ANY($1::text[]) ORDER BY "asset_id", "seq"`, [
-      assetIds,
-    ])) as PlaybackIdRow[];
+    const rows = await manager.query<PlaybackIdRow[]>(
+      `SELECT ${COLUMNS} FROM "assets"."playback_ids" WHERE "asset_id" = ANY($1::text[]) ORDER BY "asset_id", "seq"`,
+      [assetIds],
+    );
     for (const row of rows) byAsset.get(row.asset_id)?.push(fromRow(row));
     return byAsset;
   }
@@ -49,19 +50,19 @@ export class PlaybackIdRepository {
 
   /** Deletes one playback id of the asset; returns it, or null when the asset has no such id. */
   async delete(manager: EntityManager, assetId: string, id: string): Promise<PlaybackIdEntity | null> {
-    const [rows] = (await manager.query(`DELETE FROM "assets"."playback_ids" WHERE "id" = $1 AND "asset_id" = $2 RETURNING ${COLUMNS}`, [id, assetId])) as [
-      PlaybackIdRow[],
-      number,
-    ];
+    const [rows] = await manager.query<[PlaybackIdRow[], number]>(
+      `DELETE FROM "assets"."playback_ids" WHERE "id" = $1 AND "asset_id" = $2 RETURNING ${COLUMNS}`,
+      [id, assetId],
+    );
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /** Deletes every playback id of the asset; returns them as they were. */
   async deleteByAssetId(manager: EntityManager, assetId: string): Promise<PlaybackIdEntity[]> {
-    const [rows] = (await manager.query(`DELETE FROM "assets"."playback_ids" WHERE "asset_id" = $1 RETURNING ${COLUMNS}, "seq"`, [assetId])) as [
-      Array<PlaybackIdRow & { seq: string }>,
-      number,
-    ];
+    const [rows] = await manager.query<[Array<PlaybackIdRow & { seq: string }>, number]>(
+      `DELETE FROM "assets"."playback_ids" WHERE "asset_id" = $1 RETURNING ${COLUMNS}, "seq"`,
+      [assetId],
+    );
     return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(fromRow);
   }
 }

@@ -27,4 +27,8 @@ export class AssetProcessingGrpcController implements assets.AssetProcessingServ
   setTrackStatus(request: assets.SetTrackStatusRequest): Promise<assets.Asset> {
     return this.processing.setTrackStatus(request);
   }
+
+  reportWarning(request: assets.ReportWarningRequest): Promise<assets.Asset> {
+    return this.processing.reportWarning(request);
+  }
 }

@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module';
 import { AssetProcessingGrpcController } from './asset-processing.grpc-controller';
 import { AssetProcessingService } from './asset-processing.service';
+import { AssetWarningRepository } from './asset-warning.repository';
 
 @Module({
   imports: [AssetsModule],
   controllers: [AssetProcessingGrpcController],
-  providers: [AssetProcessingService],
+  providers: [AssetProcessingService, AssetWarningRepository],
 })
 export class AssetProcessingModule {}

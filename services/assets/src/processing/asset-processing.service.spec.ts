@@ -208,7 +208,7 @@ describe('AssetProcessingService', () => {
     it('markReady leaves a preparing track out of video.asset.track.ready; setTrackStatus readies it with its own event', async () => {
       const f = assetsFixture();
       const { asset } = f.stored();
-      const probed = await f.processing.recordProbe(probe(asset.id, { tracks: [...probe(asset.id).tracks!, generated('preparing')] }));
+      const probed = await f.processing.recordProbe(probe(asset.id, { tracks: [...probe(asset.id).tracks, generated('preparing')] }));
       const final = probed.tracks[2];
       f.events.length = 0;
       await f.processing.markReady({ asset_id: asset.id });
@@ -278,6 +278,53 @@ describe('AssetProcessingService', () => {
       const noType = await rejection(f.processing.markErrored({ asset_id: asset.id, errors: { type: '', messages: [] } }));
       expect([noType.code, noType.messages]).toEqual([ErrorCode.INVALID_PARAMETERS, ['errors.type: is required']]);
       expect(f.assets.rows.get(asset.id)!.status).toBe('ready');
+    });
+  });
+
+  describe('reportWarning', () => {
+    const warning = { type: 'ladder_failed', message: 'The encoded renditions could not be made; the asset plays from its source rendition.' };
+
+    it('emits video.asset.warning (the asset body, as GET shows it, with the warning) and leaves the asset as it is', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'ready', passthrough: 'mine', uploadId: 'up1' }, ['public']);
+      const reply = await f.processing.reportWarning({ asset_id: asset.id, warning });
+      expect(reply).toMatchObject({ id: asset.id, status: 'ready' });
+      expect(f.assets.rows.get(asset.id)!.status).toBe('ready');
+      expect(f.events).toEqual([
+        {
+          type: 'video.asset.warning',
+          object: { type: 'asset', id: asset.id },
+          data: expect.objectContaining({
+            id: asset.id,
+            status: 'ready',
+            passthrough: 'mine',
+            upload_id: 'up1',
+            playback_ids: [{ id: 'asset1-pb0', policy: 'public' }],
+            warning,
+          }),
+        },
+      ]);
+    });
+
+    it('sends a warning type once per asset (a redone job reports it again), another type again', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'ready' });
+      await f.processing.reportWarning({ asset_id: asset.id, warning });
+      await f.processing.reportWarning({ asset_id: asset.id, warning: { ...warning, message: 'again' } });
+      await f.processing.reportWarning({ asset_id: asset.id, warning: { type: 'other_thing', message: 'x' } });
+      expect(f.events.map((e) => (e.data as { warning: { type: string } }).warning.type)).toEqual(['ladder_failed', 'other_thing']);
+    });
+
+    it('refuses an unknown asset and a malformed warning', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'ready' });
+      expect((await rejection(f.processing.reportWarning({ asset_id: 'gone', warning }))).code).toBe(ErrorCode.NOT_FOUND);
+      const bad = await rejection(f.processing.reportWarning({ asset_id: asset.id, warning: { type: 'Not A Type', message: '' } }));
+      expect([bad.code, bad.messages]).toEqual([
+        ErrorCode.INVALID_PARAMETERS,
+        ['warning.type: must be a snake_case word of at most 64 characters', 'warning.message: must be 1 to 1000 characters'],
+      ]);
+      expect(f.events).toEqual([]);
     });
   });
 });

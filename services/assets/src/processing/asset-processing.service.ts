@@ -4,12 +4,13 @@ import { Emit, UnitOfWork } from '@platform/events';
 import { assets } from '@platform/proto';
 import { EntityManager } from 'typeorm';
 import { AssetEntity } from '../assets/asset.entity';
-import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent } from '../assets/asset-events';
+import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent, emitWarningEvent, TRACK_EVENTS } from '../assets/asset-events';
 import { toAssetMessage } from '../assets/asset.mapper';
 import { AssetRepository } from '../assets/asset.repository';
 import { notFound } from '../assets/assets.service';
 import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
-import { checkErrors, checkProbe } from './probe-fields';
+import { AssetWarningRepository } from './asset-warning.repository';
+import { checkErrors, checkProbe, checkWarning } from './probe-fields';
 import { withTrackIds } from './track-ids';
 
 /**
@@ -22,6 +23,7 @@ export class AssetProcessingService {
   constructor(
     @Inject(AssetRepository) private readonly assets: AssetRepository,
     @Inject(PlaybackIdRepository) private readonly playbackIds: PlaybackIdRepository,
+    @Inject(AssetWarningRepository) private readonly warnings: AssetWarningRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -67,7 +69,7 @@ export class AssetProcessingService {
           ? { recordingTimes: request.recording_times.map((r) => ({ started_at: r.started_at, duration: r.duration, type: r.type })) }
           : {}),
       });
-      for (const track of added) emitTrackEvent(emit, ASSET_EVENTS.trackCreated, updated, track);
+      for (const track of added) emitTrackEvent(emit, TRACK_EVENTS.created, updated, track);
       if (reasonsAreNew) emitAssetEvent(emit, ASSET_EVENTS.nonStandardInputDetected, updated, await this.playbackIds.findByAssetId(asset.id, manager));
       return updated;
     });
@@ -81,7 +83,7 @@ export class AssetProcessingService {
       const updated = await this.save(manager, asset.id, { status: 'ready' });
       emitAssetEvent(emit, ASSET_EVENTS.ready, updated, await this.playbackIds.findByAssetId(asset.id, manager));
       // a track still being made (generated subtitles) gets its own ready event when it is done
-      for (const track of updated.tracks.filter(isFinished)) emitTrackEvent(emit, ASSET_EVENTS.trackReady, updated, track);
+      for (const track of updated.tracks.filter(isFinished)) emitTrackEvent(emit, TRACK_EVENTS.ready, updated, track);
       return updated;
     });
   }
@@ -97,7 +99,7 @@ export class AssetProcessingService {
       if (!track) throw DomainError.notFound('Track');
       if (track.status === request.status) return asset;
       const updated = await this.save(manager, asset.id, { tracks: asset.tracks.map((t) => (t.id === track.id ? { ...t, status: request.status } : t)) });
-      const event = request.status === 'ready' ? ASSET_EVENTS.trackReady : ASSET_EVENTS.trackErrored;
+      const event = request.status === 'ready' ? TRACK_EVENTS.ready : TRACK_EVENTS.errored;
       emitTrackEvent(
         emit,
         event,
@@ -117,6 +119,20 @@ export class AssetProcessingService {
       const updated = await this.save(manager, asset.id, { status: 'errored', errors });
       emitAssetEvent(emit, ASSET_EVENTS.errored, updated, await this.playbackIds.findByAssetId(asset.id, manager));
       return updated;
+    });
+  }
+
+  /**
+   * Something that leaves the asset as it is went wrong (a ready asset's encoded renditions could not
+   * be made): video.asset.warning, once per asset and warning type, whatever the asset's status.
+   */
+  async reportWarning(request: assets.ReportWarningRequest): Promise<assets.Asset> {
+    const warning = checkWarning(request.warning);
+    return this.transition(request.asset_id, async (asset, manager, emit) => {
+      if (await this.warnings.recordOnce(manager, asset.id, warning)) {
+        emitWarningEvent(emit, asset, await this.playbackIds.findByAssetId(asset.id, manager), warning);
+      }
+      return asset;
     });
   }
 

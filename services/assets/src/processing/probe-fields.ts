@@ -45,3 +45,11 @@ export function checkErrors(errors: assets.AssetErrors | undefined): assets.Asse
   if (!errors || errors.type === '') throw DomainError.invalid('errors.type: is required');
   return { type: errors.type, messages: [...(errors.messages ?? [])] };
 }
+
+export function checkWarning(warning: assets.AssetWarning | undefined): assets.AssetWarning {
+  const problems: string[] = [];
+  if (!warning || !/^[a-z][a-z0-9_]{0,63}$/.test(warning.type)) problems.push('warning.type: must be a snake_case word of at most 64 characters');
+  if (!warning || warning.message.trim() === '' || warning.message.length > 1000) problems.push('warning.message: must be 1 to 1000 characters');
+  if (problems.length > 0) throw DomainError.invalid(...problems);
+  return { type: warning!.type, message: warning!.message };
+}

@@ -7,13 +7,14 @@ import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
 import { PlaybackIdsService } from '../playback-ids/playback-ids.service';
 import { AssetProcessingService } from '../processing/asset-processing.service';
 import { InMemoryObjectStore } from './in-memory-object-store';
-import { InMemoryAssetRepository, InMemoryPlaybackIdRepository } from './in-memory-repositories';
+import { InMemoryAssetRepository, InMemoryAssetWarningRepository, InMemoryPlaybackIdRepository } from './in-memory-repositories';
 
 /** The services of this app over in-memory repositories, object store and unit of work. */
 export function assetsFixture() {
   const assets = new InMemoryAssetRepository();
   const playbackIds = new InMemoryPlaybackIdRepository();
   const store = new InMemoryObjectStore();
+  const warnings = new InMemoryAssetWarningRepository();
   const { unitOfWork, manager, events } = fakeUnitOfWork();
   const assetRepository = assets as unknown as AssetRepository;
   const playbackIdRepository = playbackIds as unknown as PlaybackIdRepository;
@@ -21,12 +22,13 @@ export function assetsFixture() {
   return {
     assets,
     playbackIds,
+    warnings,
     store,
     manager,
     events,
     service,
     playback: new PlaybackIdsService(assetRepository, playbackIdRepository, unitOfWork),
-    processing: new AssetProcessingService(assetRepository, playbackIdRepository, unitOfWork),
+    processing: new AssetProcessingService(assetRepository, playbackIdRepository, warnings, unitOfWork),
 
     /** A stored asset (created 2024-01-01 unless said), as if made by CreateAsset; events are not recorded. */
     stored(fields: Partial<AssetEntity> = {}, policies: PlaybackPolicy[] = []): { asset: AssetEntity; playbackIds: PlaybackIdEntity[] } {

@@ -1,6 +1,8 @@
 import { EntityManager } from 'typeorm';
 import { AssetEntity } from '../assets/asset.entity';
 import { AssetChanges, AssetListFilter, AssetRepository } from '../assets/asset.repository';
+import { AssetWarningRepository } from '../processing/asset-warning.repository';
+import { assets } from '@platform/proto';
 import { PlaybackIdEntity } from '../playback-ids/playback-id.entity';
 import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
 
@@ -97,5 +99,16 @@ export class InMemoryPlaybackIdRepository implements Contract<PlaybackIdReposito
     const gone = this.rows.filter((p) => p.assetId === assetId);
     this.rows = this.rows.filter((p) => p.assetId !== assetId);
     return gone;
+  }
+}
+
+/** AssetWarningRepository's contract in memory. */
+export class InMemoryAssetWarningRepository implements Contract<AssetWarningRepository> {
+  readonly rows: Array<{ assetId: string } & assets.AssetWarning> = [];
+
+  recordOnce(_manager: EntityManager, assetId: string, warning: assets.AssetWarning): Promise<boolean> {
+    if (this.rows.some((r) => r.assetId === assetId && r.type === warning.type)) return Promise.resolve(false);
+    this.rows.push({ assetId, ...warning });
+    return Promise.resolve(true);
   }
 }

@@ -39,7 +39,8 @@ export class AccessGuard implements CanActivate {
     }
 
     // The route's own pattern, not the raw URL: express matches paths case-insensitively.
-    const routePath = typeof req.route?.path === 'string' ? req.route.path : req.path;
+    const route = req.route as { path?: unknown } | undefined;
+    const routePath = typeof route?.path === 'string' ? route.path : req.path;
     const needed = requiredPermission(req.method, routePath);
     if (needed && !grants(token.permissions, needed)) {
       throw new ApiError('forbidden', `This access token lacks the ${needed} permission`);

@@ -57,6 +57,13 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
   });
 
   describe('POST /video/v1/assets', () => {
+    it('takes a passthrough of 255 characters, however many UTF-16 units they need', async () => {
+      gw.assets.createAsset.mockReturnValue(reply(asset({})));
+      const res = await gw.request('POST', '/video/v1/assets', { body: { input: URL, passthrough: '😀'.repeat(255) } });
+      expect(res.status).toBe(201);
+      expect(gw.assets.createAsset.mock.calls[0][0]).toMatchObject({ passthrough: '😀'.repeat(255) });
+    });
+
     it('creates from the SDK’s body (inputs, playback_policies) and answers 201 with the asset as Mux shows it', async () => {
       gw.assets.createAsset.mockReturnValue(reply(asset({ playback_ids: [{ id: 'p1', policy: 'public' }], passthrough: 'mine' })));
       const res = await gw.request('POST', '/video/v1/assets', {
@@ -125,6 +132,9 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       ['an unknown policy', { input: URL, playback_policy: ['public', 'everyone'] }, ['playback_policy[1]: must be one of "public", "signed", "drm"']],
       ['an unknown single policy', { input: URL, playback_policies: 'everyone' }, ['playback_policies: must be one of "public", "signed", "drm"']],
       ['a long passthrough', { input: URL, passthrough: 'x'.repeat(256) }, ['passthrough: must be at most 255 characters']],
+      // characters are code points, as the document's maxLength counts them: 255 emoji fit, 256 do not
+      ['a passthrough of 256 emoji', { input: URL, passthrough: '😀'.repeat(256) }, ['passthrough: must be at most 255 characters']],
+      ['an input URL with a space in its host', { input: 'https://exa mple.com/a.mp4' }, ['input: must be an http or https URL']],
       ['a 720p max tier', { input: URL, max_resolution_tier: '720p' }, ['max_resolution_tier: must be one of "1080p", "1440p", "2160p"']],
       ['an unknown video quality', { input: URL, video_quality: 'best' }, ['video_quality: must be one of "basic", "plus", "premium"']],
       ['a string for test', { input: URL, test: 'yes' }, ['test: must be a boolean, not a string']],
@@ -200,6 +210,76 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
     it('answers 400 before 501 when a body has both problems', async () => {
       const res = await gw.request('POST', '/video/v1/assets', { body: { input: URL, mp4_support: 'standard', passthrough: 'x'.repeat(256) } });
       expect(res.status).toBe(400);
+    });
+
+    describe('input URLs the platform would refuse to fetch (OUTBOUND_ALLOW, checked before anything is created)', () => {
+      const metadata = 'inputs[0].url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to';
+      const messagesOf = (res: { body: unknown }) => (res.body as { error: { messages: string[] } }).error.messages;
+
+      it('answers 400 naming the field for a cloud metadata or link-local address, whatever OUTBOUND_ALLOW says', async () => {
+        const res = await gw.request('POST', '/video/v1/assets', { body: { inputs: [{ url: 'http://169.254.169.254/latest/meta-data/' }] } });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: [metadata] } });
+        expect(res.headers.get('x-should-retry')).toBe('false');
+        const linkLocal = await gw.request('POST', '/video/v1/assets', { body: { input: 'http://[fe80::1]/a.mp4' } });
+        expect(messagesOf(linkLocal)).toEqual(['input: fe80::1 is a link-local address, which this platform does not connect to']);
+        expect(gw.assets.createAsset).not.toHaveBeenCalled();
+      });
+
+      it('checks the track and overlay inputs too, answering 400 before the 501 of those features', async () => {
+        const res = await gw.request('POST', '/video/v1/assets', {
+          body: { inputs: [{ url: URL }, { url: 'http://169.254.169.254/x.vtt', type: 'text', text_type: 'subtitles', language_code: 'en' }] },
+        });
+        expect(res.status).toBe(400);
+        expect(messagesOf(res)).toEqual(['inputs[1].url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to']);
+        expect(gw.assets.createAsset).not.toHaveBeenCalled();
+      });
+
+      it('lets loopback through by default (embedded: a laptop serving its own files) and host names (checked after DNS, when fetched)', async () => {
+        gw.assets.createAsset.mockReturnValue(reply(asset()));
+        for (const url of ['http://127.0.0.1:8000/a.mp4', 'http://localhost:8000/a.mp4', 'https://media.internal.example/a.mp4']) {
+          expect((await gw.request('POST', '/video/v1/assets', { body: { input: url } })).status).toBe(201);
+        }
+      });
+
+      describe('with OUTBOUND_ALLOW=public', () => {
+        let strict: TestGateway;
+        beforeAll(async () => {
+          strict = await TestGateway.start({ OUTBOUND_ALLOW: 'public' });
+        });
+        afterAll(() => strict.stop());
+
+        it('refuses loopback and private addresses and localhost names, saying only what kind of address it is', async () => {
+          const cases: Array<[unknown, string]> = [
+            [{ input: 'http://127.0.0.1:50051/' }, 'input: 127.0.0.1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)'],
+            [
+              { inputs: [{ url: 'http://10.1.2.3/a.mp4' }] },
+              'inputs[0].url: 10.1.2.3 is a private address, which this platform does not connect to (OUTBOUND_ALLOW)',
+            ],
+            [{ input: 'http://localhost:9000/a.mp4' }, 'input: 127.0.0.1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)'],
+            [
+              { input: 'http://[::ffff:127.0.0.1]/a.mp4' },
+              'input: ::ffff:7f00:1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)',
+            ],
+          ];
+          for (const [body, message] of cases) {
+            const res = await strict.request('POST', '/video/v1/assets', { body });
+            expect([res.status, res.body]).toEqual([400, { error: { type: 'invalid_parameters', messages: [message] } }]);
+          }
+          expect(strict.assets.createAsset).not.toHaveBeenCalled();
+        });
+
+        it('refuses them in the new_asset_settings of a direct upload and of a live stream too', async () => {
+          const settings = { new_asset_settings: { inputs: [{}, { url: 'http://192.168.1.5/en.vtt', type: 'text', text_type: 'subtitles' }] } };
+          const upload = await strict.request('POST', '/video/v1/uploads', { body: { cors_origin: '*', ...settings } });
+          const message = 'new_asset_settings.inputs[1].url: 192.168.1.5 is a private address, which this platform does not connect to (OUTBOUND_ALLOW)';
+          expect([upload.status, messagesOf(upload)]).toEqual([400, [message]]);
+          const stream = await strict.request('POST', '/video/v1/live-streams', { body: { playback_policies: ['public'], ...settings } });
+          expect([stream.status, messagesOf(stream)]).toEqual([400, [message]]);
+          expect(strict.uploads.createUpload).not.toHaveBeenCalled();
+          expect(strict.liveStreams.createLiveStream).not.toHaveBeenCalled();
+        });
+      });
     });
 
     it('passes the service’s own refusals through', async () => {
@@ -344,7 +424,7 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
     });
 
     it.each<[string, unknown, number, string, string[]]>([
-      ['no passthrough', {}, 400, 'invalid_parameters', ['passthrough: is required (the only updatable field)']],
+      ['no field', {}, 400, 'invalid_parameters', ['body: give at least one of passthrough, meta, thumbnail_time']],
       ['a long passthrough', { passthrough: 'x'.repeat(256) }, 400, 'invalid_parameters', ['passthrough: must be at most 255 characters']],
       ['another field of the spec', { passthrough: 'x', test: true }, 400, 'invalid_parameters', ['test: is not a known field']],
       ['Mux’s meta', { meta: { title: 'x' } }, 501, 'not_implemented', ['meta: asset metadata is not implemented yet']],

@@ -2,9 +2,11 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { assets } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
-import { ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
+import { OutboundUrls } from '../outbound/outbound-urls';
+import { AnswersNotImplemented, ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { ASSETS_CLIENT } from './assets-client';
-import { toAsset, toCreateAssetRequest, toInputInfo, toPlaybackId } from './asset.mapper';
+import { toAsset, toPlaybackId } from '@platform/api-shapes';
+import { toCreateAssetRequest, toInputInfo } from './asset.mapper';
 import {
   AssetListQuery,
   assetListQuery,
@@ -26,12 +28,17 @@ import { refuseUnbuiltAssetFeatures, refuseUnbuiltPlaybackIdFeatures, refuseUnbu
 @ApiTags('Assets')
 @Controller('video/v1/assets')
 export class AssetsController {
-  constructor(@Inject(ASSETS_CLIENT) private readonly assets: assets.AssetsServiceClient) {}
+  constructor(
+    @Inject(ASSETS_CLIENT) private readonly assets: assets.AssetsServiceClient,
+    @Inject(OutboundUrls) private readonly outboundUrls: OutboundUrls,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create an asset from the URL of a media file' })
   @ZodResponse(201, 'The new asset, `preparing`', assetResponse)
+  @AnswersNotImplemented('fields of Mux features not built yet (DRM, MP4 renditions, master access, clips, overlays, tracks, …)')
   async create(@ZodBody(createAssetBody) body: CreateAssetBody) {
+    this.outboundUrls.checkAssetInputs(body);
     refuseUnbuiltAssetFeatures(body);
     return { data: toAsset(await firstValueFrom(this.assets.createAsset(toCreateAssetRequest(body)))) };
   }
@@ -56,6 +63,7 @@ export class AssetsController {
   @Patch(':ASSET_ID')
   @ApiOperation({ summary: 'Update the passthrough of an asset (an empty string clears it)' })
   @ZodResponse(200, 'The updated asset', assetResponse)
+  @AnswersNotImplemented('`meta` and `thumbnail_time`')
   async update(@Param('ASSET_ID') id: string, @ZodBody(updateAssetBody) body: UpdateAssetBody) {
     refuseUnbuiltUpdateFeatures(body);
     return { data: toAsset(await firstValueFrom(this.assets.updateAsset({ id, passthrough: body.passthrough }))) };
@@ -79,6 +87,7 @@ export class AssetsController {
   @Post(':ASSET_ID/playback-ids')
   @ApiOperation({ summary: 'Create a playback id of an asset' })
   @ZodResponse(201, 'The new playback id', playbackIdResponse)
+  @AnswersNotImplemented('DRM playback ids')
   async createPlaybackId(@Param('ASSET_ID') assetId: string, @ZodBody(createPlaybackIdBody) body: CreatePlaybackIdBody) {
     refuseUnbuiltPlaybackIdFeatures(body);
     return { data: toPlaybackId(await firstValueFrom(this.assets.createPlaybackId({ asset_id: assetId, policy: body.policy }))) };

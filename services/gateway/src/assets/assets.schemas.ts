@@ -1,50 +1,98 @@
+import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN } from '@platform/api-rules';
+import {
+  assetSchema,
+  ENCODING_TIERS,
+  MASTER_ACCESS,
+  MAX_RESOLUTION_TIERS,
+  MP4_SUPPORT,
+  PLAYBACK_POLICIES,
+  playbackIdSchema,
+  VIDEO_QUALITIES,
+} from '@platform/api-shapes';
 import { z } from 'zod';
+import { text } from '../validation/text';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
+import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
 
-/** Mux's values, including those of features not built yet (answered 501 by unbuilt-features.ts). */
-export const PLAYBACK_POLICIES = ['public', 'signed', 'drm'] as const;
-export const MP4_SUPPORT = ['none', 'standard', 'capped-1080p', 'audio-only', 'audio-only,capped-1080p'] as const;
-export const MASTER_ACCESS = ['none', 'temporary'] as const;
-export const MAX_RESOLUTION_TIERS = ['1080p', '1440p', '2160p'] as const;
-/** Spec 2.1 has smart and baseline; the SDK also sends the deprecated `premium`. */
-export const ENCODING_TIERS = ['smart', 'baseline', 'premium'] as const;
-export const VIDEO_QUALITIES = ['basic', 'plus', 'premium'] as const;
+/** The response shapes (asset, track, playback id) are @platform/api-shapes': the webhooks' data too. */
+export const STATIC_RENDITION_RESOLUTIONS = ['highest', 'audio-only', '2160p', '1440p', '1080p', '720p', '540p', '480p', '360p', '270p'] as const;
+/** Languages of Mux's generated subtitles for on-demand assets (SDK 15 AssetGeneratedSubtitleSettings). */
+export const GENERATED_SUBTITLE_LANGUAGES = [
+  'en',
+  'es',
+  'it',
+  'pt',
+  'de',
+  'fr',
+  'pl',
+  'ru',
+  'nl',
+  'ca',
+  'tr',
+  'sv',
+  'uk',
+  'no',
+  'fi',
+  'sk',
+  'el',
+  'cs',
+  'hr',
+  'da',
+  'ro',
+  'bg',
+  'auto',
+] as const;
 
-const CLIP_URL = /^(svc|mux):\/\/assets\//i;
+const CLIP_URL = /^(?:svc|mux):\/\/assets\/[A-Za-z0-9]+$/;
 
 export function isClipUrl(value: string): boolean {
   return CLIP_URL.test(value);
 }
 
-export function isHttpUrl(value: string): boolean {
-  try {
-    const { protocol, hostname } = new URL(value);
-    return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
-  } catch {
-    return false;
-  }
-}
+const INPUT_URL = new RegExp(`${HTTP_URL_PATTERN.source}|${CLIP_URL.source}`);
 
 const inputUrl = z
   .string()
-  .refine((v) => isHttpUrl(v) || isClipUrl(v), 'must be an http or https URL')
+  .regex(INPUT_URL, { error: 'must be an http or https URL' })
   .meta({ description: 'http(s) URL of a media file (MP4, MOV, MKV, TS, …)' });
+
+const passthrough = text(PASSTHROUGH_MAX);
+
+/** Mux's watermark placement (SDK InputSettings.OverlaySettings); margins and sizes are CSS-like strings (`10%`, `40px`). */
+const overlaySettings = z
+  .object({
+    vertical_align: z.enum(['top', 'middle', 'bottom']).optional(),
+    vertical_margin: text(32).optional(),
+    horizontal_align: z.enum(['left', 'center', 'right']).optional(),
+    horizontal_margin: text(32).optional(),
+    width: text(32).optional(),
+    height: text(32).optional(),
+    opacity: text(32).optional(),
+  })
+  .strict();
+
+const generatedSubtitleSettings = z
+  .object({
+    language_code: z.enum(GENERATED_SUBTITLE_LANGUAGES).optional(),
+    name: text(255).optional(),
+    passthrough: passthrough.optional(),
+  })
+  .strict();
 
 /** Spec 2.2 Input, every field Mux has; those of later features are refused with 501 after validation. */
 export const assetInputSchema = z
   .object({
     url: inputUrl.optional(),
-    overlay_settings: z.record(z.string(), z.unknown()).optional().meta({ description: 'Watermark: not implemented yet (501)' }),
-    generated_subtitles: z.array(z.unknown()).optional().meta({ description: 'Not implemented yet (501)' }),
+    overlay_settings: overlaySettings.optional().meta({ description: 'Watermark: not implemented yet (501)' }),
+    generated_subtitles: z.array(generatedSubtitleSettings).optional().meta({ description: 'Not implemented yet (501)' }),
     start_time: z.number().min(0).optional().meta({ description: 'Clips only: not implemented yet (501)' }),
     end_time: z.number().min(0).optional().meta({ description: 'Clips only: not implemented yet (501)' }),
     type: z.enum(['video', 'audio', 'text']).optional(),
     text_type: z.enum(['subtitles']).optional(),
-    language_code: z.string().optional(),
-    name: z.string().optional(),
+    language_code: z.string().regex(LANGUAGE_CODE_PATTERN, { error: 'must be a BCP 47 language code such as "en" or "es-MX"' }).optional(),
+    name: text(255).optional(),
     closed_captions: z.boolean().optional(),
-    passthrough: z.string().max(PASSTHROUGH_MAX).optional(),
+    passthrough: passthrough.optional(),
   })
   .strict();
 
@@ -54,12 +102,32 @@ function oneOrMany<T extends z.ZodType, S extends z.ZodType>(item: T, single: S,
 }
 
 const playbackPolicy = z.enum(PLAYBACK_POLICIES);
-const playbackPolicies = oneOrMany(playbackPolicy, z.string().pipe(playbackPolicy), 'a playback policy or an array of them').meta({
+const playbackPolicies = oneOrMany(playbackPolicy, playbackPolicy, 'a playback policy or an array of them').meta({
   description: '`public` or `signed` (one string or an array); one playback id per entry; none: the asset cannot be played',
 });
 const inputs = oneOrMany(assetInputSchema, inputUrl, 'an array of inputs or a URL string').meta({
   description: 'The main input (an array of one input, or its URL as a string)',
 });
+
+/** Mux's asset metadata (SDK AssetMetadata): free text shown in Mux Data and the dashboard. */
+const assetMetadata = z
+  .object({
+    title: text(512).optional(),
+    creator_id: text(128).optional(),
+    external_id: text(128).optional(),
+  })
+  .strict();
+
+/** SDK 15 CreateStaticRenditionRequest. */
+const staticRenditionRequest = z.object({ resolution: z.enum(STATIC_RENDITION_RESOLUTIONS), passthrough: passthrough.optional() }).strict();
+
+/** A playback id to create (POST …/playback-ids, and Mux's advanced_playback_policies). Mux's SDK makes `policy` optional: `public` then. */
+const createPlaybackIdFields = z
+  .object({
+    policy: playbackPolicy.default('public'),
+    drm_configuration_id: text(255).optional(),
+  })
+  .strict();
 
 /** Asset settings (spec 2.2), with the SDK's newer names `inputs` and `playback_policies`. */
 export const assetSettingsObject = z
@@ -68,7 +136,7 @@ export const assetSettingsObject = z
     inputs: inputs.optional(),
     playback_policy: playbackPolicies.optional(),
     playback_policies: playbackPolicies.optional(),
-    passthrough: z.string().max(PASSTHROUGH_MAX).optional(),
+    passthrough: text(PASSTHROUGH_MAX).optional(),
     max_resolution_tier: z.enum(MAX_RESOLUTION_TIERS).optional().meta({ description: 'Default 1080p' }),
     encoding_tier: z.enum(ENCODING_TIERS).optional().meta({ description: 'Deprecated for video_quality; default smart' }),
     video_quality: z.enum(VIDEO_QUALITIES).optional().meta({ description: 'basic = baseline, plus = smart; default plus' }),
@@ -77,14 +145,15 @@ export const assetSettingsObject = z
     normalize_audio: z.boolean().optional().meta({ description: 'Only false so far' }),
     test: z.boolean().optional().meta({ description: 'Test asset: cut to 10 s, watermarked, deleted after 24 hours' }),
     // Mux fields of features not built yet: accepted by the schema, answered 501
-    advanced_playback_policies: z.array(z.unknown()).optional(),
-    static_renditions: z.array(z.unknown()).optional(),
-    meta: z.record(z.string(), z.unknown()).optional(),
+    advanced_playback_policies: z.array(createPlaybackIdFields).optional(),
+    static_renditions: z.array(staticRenditionRequest).optional(),
+    meta: assetMetadata.optional(),
     generate_shots: z.boolean().optional(),
-    directives: z.array(z.unknown()).optional(),
+    directives: z.array(z.object({ id: text(255) }).strict()).optional(),
     copy_overlays: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .meta({ allOf: [{ not: { required: ['input', 'inputs'] } }, { not: { required: ['playback_policy', 'playback_policies'] } }] });
 
 type AssetSettingsFields = z.output<typeof assetSettingsObject>;
 
@@ -96,17 +165,29 @@ function refuseBothNames(body: AssetSettingsFields, ctx: z.RefinementCtx): void 
   }
 }
 
+/** In the document: the inputs of a new asset, as a URL or a non-empty array whose inputs each have a url. */
+const inputsWithUrls = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: { required: ['url'] } }] };
+
 /** POST /video/v1/assets: the settings with the main input's url required. */
-export const createAssetBody = assetSettingsObject.superRefine((body, ctx) => {
-  refuseBothNames(body, ctx);
-  const given = body.inputs ?? body.input;
-  const field = body.inputs !== undefined ? 'inputs' : 'input';
-  if (given === undefined || (Array.isArray(given) && given.length === 0)) {
-    ctx.addIssue({ code: 'custom', path: [field], message: 'is required (the URL of a media file)' });
-  } else if (Array.isArray(given) && given[0].url === undefined) {
-    ctx.addIssue({ code: 'custom', path: [field, 0, 'url'], message: 'is required' });
-  }
-});
+export const createAssetBody = assetSettingsObject
+  .meta({
+    allOf: [
+      { not: { required: ['input', 'inputs'] } },
+      { not: { required: ['playback_policy', 'playback_policies'] } },
+      { anyOf: [{ required: ['input'] }, { required: ['inputs'] }] },
+      { properties: { input: inputsWithUrls, inputs: inputsWithUrls } },
+    ],
+  })
+  .superRefine((body, ctx) => {
+    refuseBothNames(body, ctx);
+    const given = body.inputs ?? body.input;
+    const field = body.inputs !== undefined ? 'inputs' : 'input';
+    if (given === undefined || (Array.isArray(given) && given.length === 0)) {
+      ctx.addIssue({ code: 'custom', path: [field], message: 'is required (the URL of a media file)' });
+    } else if (Array.isArray(given) && given[0].url === undefined) {
+      ctx.addIssue({ code: 'custom', path: [field, 0, 'url'], message: 'is required' });
+    }
+  });
 
 /**
  * new_asset_settings of a direct upload (spec 2.2): the same settings, but the uploaded file is the
@@ -125,14 +206,16 @@ export const uploadAssetSettingsBody = assetSettingsObject.superRefine((body, ct
   }
 });
 
-/** PATCH /video/v1/assets/{id}: only passthrough (Mux's meta and thumbnail_time are answered 501). */
+/** PATCH /video/v1/assets/{id}: at least one field; only passthrough so far (Mux's meta and thumbnail_time are answered 501). */
 export const updateAssetBody = z
   .object({
-    passthrough: z.string().max(PASSTHROUGH_MAX).optional().meta({ description: 'An empty string clears it' }),
-    meta: z.record(z.string(), z.unknown()).optional(),
-    thumbnail_time: z.number().optional(),
+    passthrough: passthrough.optional().meta({ description: 'An empty string clears it' }),
+    meta: assetMetadata.optional(),
+    thumbnail_time: z.number().min(0).optional(),
   })
-  .strict();
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { error: 'give at least one of passthrough, meta, thumbnail_time' })
+  .meta({ minProperties: 1 });
 
 export const assetListQuery = pagingQuery().extend({
   live_stream_id: z.string().optional().meta({ description: 'Only assets recorded from this live stream' }),
@@ -140,70 +223,8 @@ export const assetListQuery = pagingQuery().extend({
   cursor: z.string().optional().meta({ description: 'The `next_cursor` of the previous page (takes the place of `page`)' }),
 });
 
-/** POST …/playback-ids. Mux's SDK makes `policy` optional: `public` then. */
-export const createPlaybackIdBody = z
-  .object({
-    policy: playbackPolicy.default('public'),
-    drm_configuration_id: z.string().optional(),
-  })
-  .strict();
-
-export const playbackIdSchema = z.object({ id: z.string(), policy: z.enum(['public', 'signed']) });
-
-export const trackSchema = z.object({
-  id: z.string(),
-  type: z.enum(['video', 'audio', 'text']),
-  duration: z.number().optional(),
-  max_width: z.int().optional(),
-  max_height: z.int().optional(),
-  max_frame_rate: z.number().optional(),
-  max_channels: z.int().optional(),
-  max_channel_layout: z.string().optional(),
-  primary: z.boolean().optional(),
-  language_code: z.string().optional(),
-  name: z.string().optional(),
-  status: z.string().optional(),
-  text_type: z.string().optional(),
-  text_source: z.string().optional(),
-  closed_captions: z.boolean().optional(),
-  passthrough: z.string().optional(),
-});
-
-/** Spec 2.1 as built so far; absent fields are left out. */
-export const assetSchema = z.object({
-  id: z.string(),
-  created_at: unixSecondsSchema,
-  updated_at: unixSecondsSchema.optional().meta({ description: 'Present after an update' }),
-  status: z.enum(['preparing', 'ready', 'errored']),
-  progress: z
-    .object({ state: z.enum(['ingesting', 'transcoding', 'completed', 'errored']), progress: z.number() })
-    .meta({ description: 'Mux’s ingest progress, from the status: 0 while preparing, 100 when ready, -1 when errored' }),
-  duration: z.number().optional(),
-  max_stored_resolution: z.enum(['Audio only', 'SD', 'HD', 'FHD', 'UHD']).optional().meta({ description: 'Deprecated: use resolution_tier' }),
-  resolution_tier: z.enum(['audio-only', '720p', '1080p', '1440p', '2160p']).optional(),
-  max_resolution_tier: z.enum(MAX_RESOLUTION_TIERS),
-  encoding_tier: z.enum(ENCODING_TIERS),
-  video_quality: z.enum(VIDEO_QUALITIES),
-  max_stored_frame_rate: z.number().optional(),
-  aspect_ratio: z.string().optional(),
-  playback_ids: z.array(playbackIdSchema).optional(),
-  tracks: z.array(trackSchema).optional(),
-  errors: z.object({ type: z.string(), messages: z.array(z.string()) }).optional(),
-  upload_id: z.string().optional(),
-  live_stream_id: z.string().optional(),
-  is_live: z.boolean().optional().meta({ description: 'Assets of live streams only: true while the recording is under way' }),
-  recording_times: z
-    .array(z.object({ started_at: z.string().meta({ description: 'ISO 8601' }), duration: z.number(), type: z.enum(['content', 'slate']) }))
-    .optional()
-    .meta({ description: 'Recorded live assets: each span of encoder content, and of slate inserted while the encoder was away' }),
-  passthrough: z.string().optional(),
-  master_access: z.enum(MASTER_ACCESS),
-  mp4_support: z.enum(MP4_SUPPORT),
-  normalize_audio: z.literal(true).optional(),
-  non_standard_input_reasons: z.record(z.string(), z.string()).optional(),
-  test: z.literal(true).optional(),
-  ingest_type: z.enum(['on_demand_url', 'on_demand_direct_upload', 'on_demand_clip', 'live_rtmp', 'live_srt']),
-});
+/** POST …/playback-ids. */
+export const createPlaybackIdBody = createPlaybackIdFields;
 
 export const inputInfoSchema = z.object({
   settings: z.object({ url: z.string().optional() }),
@@ -241,7 +262,4 @@ export type AssetInputBody = z.output<typeof assetInputSchema>;
 export type UpdateAssetBody = z.output<typeof updateAssetBody>;
 export type AssetListQuery = z.output<typeof assetListQuery>;
 export type CreatePlaybackIdBody = z.output<typeof createPlaybackIdBody>;
-export type AssetBody = z.infer<typeof assetSchema>;
-export type TrackBody = z.infer<typeof trackSchema>;
 export type InputInfoBody = z.infer<typeof inputInfoSchema>;
-export type PlaybackIdBody = z.infer<typeof playbackIdSchema>;

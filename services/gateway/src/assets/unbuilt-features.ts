@@ -53,13 +53,12 @@ function unbuiltInputFeatures(input: AssetInputBody, at: string): string[] {
   return later;
 }
 
-/** PATCH: Mux's `meta` and `thumbnail_time` are later features; without them, passthrough is required. */
+/** PATCH: Mux's `meta` and `thumbnail_time` are later features (the schema requires one field at least). */
 export function refuseUnbuiltUpdateFeatures(body: UpdateAssetBody): void {
   const later: string[] = [];
   if (body.meta !== undefined) later.push('meta: asset metadata is not implemented yet');
   if (body.thumbnail_time !== undefined) later.push('thumbnail_time: thumbnails are not implemented yet');
   if (later.length > 0) throw new ApiError('not_implemented', later);
-  if (body.passthrough === undefined) throw ApiError.invalid('passthrough: is required (the only updatable field)');
 }
 
 export function refuseUnbuiltPlaybackIdFeatures(body: CreatePlaybackIdBody): void {

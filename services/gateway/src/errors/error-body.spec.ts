@@ -166,7 +166,7 @@ describe('the error body over HTTP (one shape for every status)', () => {
         headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${gw.admin.id}:${gw.admin.secret}`).toString('base64')}` },
         body: chunks,
         duplex: 'half',
-      } as RequestInit);
+      });
       expect(res.status).toBe(413);
       expect(await res.json()).toEqual({ error: { type: 'payload_too_large', messages: ['The request body must be at most 1024 bytes'] } });
       expect(gw.vocabularies.createTranscriptionVocabulary).not.toHaveBeenCalled();

@@ -10,7 +10,7 @@ export interface GrpcCallError {
 export function isGrpcCallError(err: unknown): err is GrpcCallError {
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
-  return typeof code === 'number' && Number.isInteger(code) && code >= GrpcStatus.OK && code <= GrpcStatus.UNAUTHENTICATED;
+  return typeof code === 'number' && Number.isInteger(code) && code >= Number(GrpcStatus.OK) && code <= Number(GrpcStatus.UNAUTHENTICATED);
 }
 
 /**

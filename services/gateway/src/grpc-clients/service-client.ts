@@ -8,6 +8,6 @@ export function serviceClientProvider(token: symbol, service: ServiceName, grpcS
   return {
     provide: token,
     inject: [grpcClientToken(service)],
-    useFactory: (client: ClientGrpc) => client.getService(grpcServiceName),
+    useFactory: (client: ClientGrpc): object => client.getService<object>(grpcServiceName),
   };
 }

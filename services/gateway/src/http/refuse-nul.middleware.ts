@@ -2,6 +2,7 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors/api-error';
 
+// eslint-disable-next-line no-control-regex -- NUL is exactly what the gateway refuses
 const NUL_IN_URL = /%00|\u0000/i;
 
 /**

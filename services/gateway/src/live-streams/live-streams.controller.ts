@@ -2,11 +2,12 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put } fr
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { live } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
-import { toCreateAssetRequest, toPlaybackId } from '../assets/asset.mapper';
+import { toLiveStream, toPlaybackId, toSimulcastTarget } from '@platform/api-shapes';
+import { toCreateAssetRequest } from '../assets/asset.mapper';
 import { CreatePlaybackIdBody, createPlaybackIdBody, playbackIdResponse } from '../assets/assets.schemas';
 import { refuseUnbuiltAssetFeatures, refuseUnbuiltPlaybackIdFeatures } from '../assets/unbuilt-features';
-import { ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
-import { toLiveStream, toSimulcastTarget } from './live-stream.mapper';
+import { OutboundUrls } from '../outbound/outbound-urls';
+import { AnswersNotImplemented, ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { LIVE_STREAMS_CLIENT } from './live-streams-client';
 import {
   CreateLiveStreamBody,
@@ -31,13 +32,20 @@ const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Arra
 @ApiTags('Live streams')
 @Controller('video/v1/live-streams')
 export class LiveStreamsController {
-  constructor(@Inject(LIVE_STREAMS_CLIENT) private readonly streams: live.LiveStreamsServiceClient) {}
+  constructor(
+    @Inject(LIVE_STREAMS_CLIENT) private readonly streams: live.LiveStreamsServiceClient,
+    @Inject(OutboundUrls) private readonly outboundUrls: OutboundUrls,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create a live stream: a stream key to push to, playback ids to watch with' })
   @ZodResponse(201, 'The new live stream, `idle`', liveStreamResponse)
+  @AnswersNotImplemented('new_asset_settings fields of Mux features not built yet')
   async create(@ZodBody(createLiveStreamBody) body: CreateLiveStreamBody) {
-    if (body.new_asset_settings) refuseUnbuiltAssetFeatures(body.new_asset_settings, 'new_asset_settings.');
+    if (body.new_asset_settings) {
+      this.outboundUrls.checkAssetInputs(body.new_asset_settings, 'new_asset_settings.');
+      refuseUnbuiltAssetFeatures(body.new_asset_settings, 'new_asset_settings.');
+    }
     const request: live.CreateLiveStreamRequest = {
       playback_policy: asArray(body.playback_policies ?? body.playback_policy),
       new_asset_settings: body.new_asset_settings ? toCreateAssetRequest(body.new_asset_settings) : undefined,
@@ -140,6 +148,7 @@ export class LiveStreamsController {
   @Post(':LIVE_STREAM_ID/playback-ids')
   @ApiOperation({ summary: 'Create a playback id of a live stream' })
   @ZodResponse(201, 'The new playback id', playbackIdResponse)
+  @AnswersNotImplemented('DRM playback ids')
   async createPlaybackId(@Param('LIVE_STREAM_ID') id: string, @ZodBody(createPlaybackIdBody) body: CreatePlaybackIdBody) {
     refuseUnbuiltPlaybackIdFeatures(body);
     return { data: toPlaybackId(await firstValueFrom(this.streams.createPlaybackId({ live_stream_id: id, policy: body.policy }))) };

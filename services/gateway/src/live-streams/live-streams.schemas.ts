@@ -1,28 +1,42 @@
+import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, RTMP_URL_PATTERN } from '@platform/api-rules';
+import { LATENCY_MODES, liveStreamSchema, simulcastTargetSchema } from '@platform/api-shapes';
 import { z } from 'zod';
-import { assetSettingsObject, playbackIdSchema } from '../assets/assets.schemas';
+import { text } from '../validation/text';
+import { assetSettingsObject } from '../assets/assets.schemas';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
+import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
 
-export const LATENCY_MODES = ['low', 'reduced', 'standard'] as const;
-const passthrough = z.string().max(PASSTHROUGH_MAX);
+/** The response shapes (live stream, simulcast target) are @platform/api-shapes': the webhooks' data too. */
+const passthrough = text(PASSTHROUGH_MAX);
 const rtmpUrl = z
   .string()
-  .refine((v) => URL.canParse(v) && ['rtmp:', 'rtmps:'].includes(new URL(v).protocol), 'must be an rtmp:// or rtmps:// URL')
+  .regex(RTMP_URL_PATTERN, { error: 'must be an rtmp:// or rtmps:// URL' })
   .meta({ description: 'RTMP URL of the service, application included (rtmp://live.example.com/app)' });
-const httpUrl = z.string().refine((v) => v === '' || (URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol)), 'must be an http or https URL');
+/** An empty string clears the slate image (PATCH). */
+const slateUrl = z
+  .string()
+  .regex(new RegExp(`${HTTP_URL_PATTERN.source}|^$`), { error: 'must be an http or https URL' })
+  .meta({ description: 'http(s) URL of a PNG or JPEG image shown while the encoder is away; an empty string clears it' });
 
-export const embeddedSubtitleSchema = z
+export const embeddedSubtitleInput = z
   .object({
-    name: z.string().optional(),
+    name: text(255).optional(),
     passthrough: passthrough.optional(),
-    language_code: z.string().optional().meta({ description: 'BCP 47; default en' }),
+    language_code: z
+      .string()
+      .regex(LANGUAGE_CODE_PATTERN, { error: 'must be a BCP 47 language code such as "en" or "es-MX"' })
+      .optional()
+      .meta({ description: 'BCP 47; default en' }),
     language_channel: z.enum(['cc1', 'cc2', 'cc3', 'cc4']).optional().meta({ description: 'CEA-608 channel; default cc1' }),
   })
   .strict();
 
-export const generatedSubtitleSchema = z
+/** One entry per CEA-608 channel: at most 4, each channel once (the service checks the channels). */
+const embeddedSubtitles = z.array(embeddedSubtitleInput).max(4);
+
+export const generatedSubtitleInput = z
   .object({
-    name: z.string().optional(),
+    name: text(255).optional(),
     passthrough: passthrough.optional(),
     language_code: z.enum(['en', 'en-US']).optional().meta({ description: 'Default en' }),
     transcription_vocabulary_ids: z.array(z.string()).optional(),
@@ -56,11 +70,11 @@ export const createLiveStreamBody = z
     new_asset_settings: liveAssetSettingsBody.optional(),
     reconnect_window: reconnectWindow.optional(),
     use_slate_for_standard_latency: z.boolean().optional(),
-    reconnect_slate_url: httpUrl.optional(),
+    reconnect_slate_url: slateUrl.optional(),
     passthrough: passthrough.optional(),
     audio_only: z.boolean().optional(),
-    embedded_subtitles: z.array(embeddedSubtitleSchema).optional(),
-    generated_subtitles: z.array(generatedSubtitleSchema).max(1).optional(),
+    embedded_subtitles: embeddedSubtitles.optional(),
+    generated_subtitles: z.array(generatedSubtitleInput).max(1).optional(),
     reduced_latency: z.boolean().optional().meta({ description: 'Deprecated: use latency_mode' }),
     latency_mode: z.enum(LATENCY_MODES).optional().meta({ description: 'Default standard' }),
     test: z.boolean().optional(),
@@ -68,6 +82,7 @@ export const createLiveStreamBody = z
     max_continuous_duration: maxContinuous.optional(),
   })
   .strict()
+  .meta({ not: { required: ['playback_policy', 'playback_policies'] } })
   .superRefine((body, ctx) => {
     if (body.playback_policy !== undefined && body.playback_policies !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['playback_policies'], message: 'give playback_policy or playback_policies, not both' });
@@ -81,51 +96,17 @@ export const updateLiveStreamBody = z
     latency_mode: z.enum(LATENCY_MODES).optional(),
     reconnect_window: reconnectWindow.optional(),
     use_slate_for_standard_latency: z.boolean().optional(),
-    reconnect_slate_url: httpUrl.optional(),
+    reconnect_slate_url: slateUrl.optional(),
     max_continuous_duration: maxContinuous.optional(),
   })
   .strict();
 
-export const embeddedSubtitlesBody = z.object({ embedded_subtitles: z.array(embeddedSubtitleSchema) }).strict();
-export const generatedSubtitlesBody = z.object({ generated_subtitles: z.array(generatedSubtitleSchema).max(1) }).strict();
+export const embeddedSubtitlesBody = z.object({ embedded_subtitles: embeddedSubtitles }).strict();
+export const generatedSubtitlesBody = z.object({ generated_subtitles: z.array(generatedSubtitleInput).max(1) }).strict();
 
 export const liveStreamListQuery = pagingQuery().extend({
   stream_key: z.string().optional().meta({ description: 'Only the stream with this key' }),
   status: z.enum(['active', 'idle', 'disabled']).optional(),
-});
-
-export const simulcastTargetSchema = z.object({
-  id: z.string(),
-  passthrough: z.string().optional(),
-  status: z.enum(['idle', 'starting', 'broadcasting', 'errored']),
-  stream_key: z.string().optional(),
-  url: z.string(),
-  error_severity: z.enum(['normal', 'fatal']).optional(),
-});
-
-export const liveStreamSchema = z.object({
-  id: z.string(),
-  created_at: unixSecondsSchema,
-  stream_key: z.string().meta({ description: 'A credential: whoever holds it can stream' }),
-  srt_passphrase: z.string(),
-  status: z.enum(['active', 'idle', 'disabled']),
-  active_ingest_protocol: z.enum(['rtmp', 'srt']).optional(),
-  active_asset_id: z.string().optional(),
-  recent_asset_ids: z.array(z.string()).optional(),
-  playback_ids: z.array(playbackIdSchema).optional(),
-  new_asset_settings: z.record(z.string(), z.unknown()).optional(),
-  passthrough: z.string().optional(),
-  audio_only: z.literal(true).optional(),
-  embedded_subtitles: z.array(embeddedSubtitleSchema).optional(),
-  generated_subtitles: z.array(generatedSubtitleSchema).optional(),
-  reconnect_window: z.number(),
-  use_slate_for_standard_latency: z.literal(true).optional(),
-  reconnect_slate_url: z.string().optional(),
-  latency_mode: z.enum(LATENCY_MODES),
-  reduced_latency: z.boolean(),
-  simulcast_targets: z.array(simulcastTargetSchema).optional(),
-  test: z.literal(true).optional(),
-  max_continuous_duration: z.int(),
 });
 
 export const liveStreamResponse = dataOf(liveStreamSchema);
@@ -136,6 +117,4 @@ export const emptyDataResponse = z.object({ data: z.object({}) });
 export type CreateLiveStreamBody = z.output<typeof createLiveStreamBody>;
 export type UpdateLiveStreamBody = z.output<typeof updateLiveStreamBody>;
 export type LiveStreamListQuery = z.output<typeof liveStreamListQuery>;
-export type LiveStreamBody = z.infer<typeof liveStreamSchema>;
-export type SimulcastTargetBody = z.infer<typeof simulcastTargetSchema>;
 export type SimulcastTargetInputBody = z.output<typeof simulcastTargetInputSchema>;

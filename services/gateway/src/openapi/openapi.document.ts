@@ -1,16 +1,8 @@
 import { INestApplication, Injectable } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { z } from 'zod';
-import { ERROR_STATUS } from '../errors/api-error';
+import { errorBodySchema } from '../errors/error-body.schema';
 import { openApiSchema } from '../validation/openapi-schema';
-
-/** The one error body (docs/decisions.md "Wire"). */
-export const errorBodySchema = z.object({
-  error: z.object({
-    type: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
-    messages: z.array(z.string()),
-  }),
-});
+import { declareNulFreeRequestStrings } from './nul-free-strings';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json']);
 const DEPRECATED_PREFIX = '/video/v1/signing-keys';
@@ -62,5 +54,6 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (operation.operationId) operation.operationId = operation.operationId.replace(/\[\d+\]$/, deprecated ? '_deprecated' : '');
     }
   }
+  declareNulFreeRequestStrings(document);
   return document;
 }

@@ -90,7 +90,8 @@ describe('GET /openapi.json (generated from the controllers and their zod schema
     expect(Object.keys(doc.paths['/video/v1/assets/{ASSET_ID}']).sort()).toEqual(['delete', 'get', 'patch']);
     expect(Object.keys(doc.paths['/video/v1/assets/{ASSET_ID}/playback-ids/{PLAYBACK_ID}']).sort()).toEqual(['delete', 'get']);
     expect(doc.paths['/video/v1/assets/{ASSET_ID}/input-info'].get.responses['200']).toBeDefined();
-    expect(doc.paths['/video/v1/assets'].post.responses['501']).toBeUndefined();
+    expect(doc.paths['/video/v1/assets'].post.responses['501'].description).toMatch(/^not_implemented: /);
+    expect(doc.paths['/video/v1/assets/{ASSET_ID}'].get.responses['501']).toBeUndefined();
 
     const create = doc.paths['/video/v1/assets'].post.requestBody.content['application/json'].schema;
     expect(create.additionalProperties).toBe(false);
@@ -113,5 +114,26 @@ describe('GET /openapi.json (generated from the controllers and their zod schema
     const lookup = doc.paths['/video/v1/playback-ids/{PLAYBACK_ID}'].get.responses['200'].content['application/json'].schema.properties.data;
     expect(lookup.required.sort()).toEqual(['id', 'object', 'policy']);
     expect(lookup.properties.object.properties.type.enum).toEqual(['asset', 'live_stream']);
+  });
+
+  it('says what validation enforces: patterns, NUL-free strings, optional bodies, cross-field rules (the fuzzer relies on it)', () => {
+    const body = (path: string, method: string) => doc.paths[path][method].requestBody;
+    const create = body('/video/v1/assets', 'post').content['application/json'].schema;
+    // a string given where one is taken is NUL-free; a pattern of its own excludes NUL already
+    expect(create.properties.passthrough.pattern).toBe('^[^\\u0000]*$');
+    expect(new RegExp(create.properties.input.anyOf.find((s: any) => s.type === 'string').pattern).test('https://example.com/a.mp4')).toBe(true);
+    expect(create.allOf).toEqual(
+      expect.arrayContaining([{ not: { required: ['input', 'inputs'] } }, { anyOf: [{ required: ['input'] }, { required: ['inputs'] }] }]),
+    );
+    expect(body('/video/v1/assets', 'post').required).toBe(true);
+    // every field of a live stream is optional: a request without a body is `{}`
+    expect(body('/video/v1/live-streams', 'post').required).toBe(false);
+    expect(body('/video/v1/assets/{ASSET_ID}', 'patch').content['application/json'].schema.minProperties).toBe(1);
+    const params = doc.paths['/video/v1/assets/{ASSET_ID}'].get.parameters;
+    expect(params.find((p: any) => p.name === 'ASSET_ID').schema.pattern).toBe('^[^\\u0000]*$');
+    const restriction = body('/video/v1/playback-restrictions', 'post').content['application/json'].schema;
+    expect(restriction.properties.referrer.properties.allowed_domains.items).toMatchObject({ maxLength: 253, pattern: expect.stringContaining('[A-Za-z0-9]') });
+    const target = body('/video/v1/live-streams/{LIVE_STREAM_ID}/simulcast-targets', 'post').content['application/json'].schema;
+    expect(new RegExp(target.properties.url.pattern).test('rtmps://live.example.com:443/app')).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { playbackAuth } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
 import { Paging } from '../validation/paging';
 import { ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
-import { toPlaybackRestriction } from './playback-restriction.mapper';
+import { toPlaybackRestriction } from '@platform/api-shapes';
 import {
   CreatePlaybackRestrictionBody,
   createPlaybackRestrictionBody,

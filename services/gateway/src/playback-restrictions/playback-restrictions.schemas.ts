@@ -1,13 +1,16 @@
+import { playbackRestrictionSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, unixSecondsSchema } from '../wire/wire';
-import { isAllowedDomain } from './allowed-domain';
+import { dataOf } from '../wire/wire';
+import { ALLOWED_DOMAIN_MAX_LENGTH, ALLOWED_DOMAIN_PATTERN } from '@platform/api-rules';
 
 export const MAX_ALLOWED_DOMAINS = 10;
 
+const notADomain = (issue: { input?: unknown }) => `${JSON.stringify(issue.input)} is not a valid domain (use *, a hostname or *.hostname)`;
 const allowedDomain = z
   .string()
-  .refine(isAllowedDomain, { error: (issue) => `${JSON.stringify(issue.input)} is not a valid domain (use *, a hostname or *.hostname)` })
+  .max(ALLOWED_DOMAIN_MAX_LENGTH, { error: notADomain })
+  .regex(ALLOWED_DOMAIN_PATTERN, { error: notADomain })
   .transform((d) => d.toLowerCase());
 
 /** Spec 2.7 `referrer` as sent: `[]` denies every domain, `["*"]` allows any. */
@@ -40,14 +43,6 @@ export const createPlaybackRestrictionBody = z
   })
   .strict();
 
-export const playbackRestrictionSchema = z.object({
-  id: z.string(),
-  created_at: unixSecondsSchema,
-  updated_at: unixSecondsSchema,
-  referrer: z.object({ allowed_domains: z.array(z.string()), allow_no_referrer: z.boolean() }),
-  user_agent: z.object({ allow_no_user_agent: z.boolean(), allow_high_risk_user_agent: z.boolean() }),
-});
-
 export const playbackRestrictionListQuery = pagingQuery();
 
 export const playbackRestrictionResponse = dataOf(playbackRestrictionSchema);
@@ -61,4 +56,3 @@ export const playbackRestrictionListResponse = z.object({
 export type ReferrerInput = z.output<typeof referrerInput>;
 export type UserAgentInput = z.output<typeof userAgentInput>;
 export type CreatePlaybackRestrictionBody = z.output<typeof createPlaybackRestrictionBody>;
-export type PlaybackRestrictionBody = z.infer<typeof playbackRestrictionSchema>;

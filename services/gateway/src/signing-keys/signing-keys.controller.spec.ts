@@ -64,6 +64,8 @@ describe('signing keys routes (spec 2.4, 4.1)', () => {
     ['page=0', 'page: must be at least 1'],
     ['page=', 'page: must be an integer'],
     ['limit=1&limit=2', 'limit: must be an integer'],
+    ['limit=5&colour=red', 'colour: is not a known parameter'],
+    ['=3', '(a field with an empty name): is not a known parameter'],
   ])('refuses %s with 400 naming the parameter, calling nothing', async (query, message) => {
     const res = await gw.request('GET', `/system/v1/signing-keys?${query}`);
     expect(res.status).toBe(400);

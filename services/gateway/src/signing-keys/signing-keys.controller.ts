@@ -4,7 +4,7 @@ import { playbackAuth } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
 import { Paging } from '../validation/paging';
 import { ZodQuery, ZodResponse } from '../validation/zod-decorators';
-import { toCreatedSigningKey, toSigningKey } from './signing-key.mapper';
+import { toCreatedSigningKey, toSigningKey } from '@platform/api-shapes';
 import { createdSigningKeyResponse, signingKeyListQuery, signingKeyListResponse, signingKeyResponse } from './signing-keys.schemas';
 
 export const SIGNING_KEYS_CLIENT = Symbol('SigningKeysServiceClient');

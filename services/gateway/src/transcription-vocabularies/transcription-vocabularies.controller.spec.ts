@@ -64,7 +64,7 @@ describe('transcription vocabulary routes (spec 2.8, 4.8)', () => {
     ['no phrases', { name: 'no phrases' }, ['phrases: is required']],
     ['phrases not an array', { phrases: 'not-an-array' }, ['phrases: must be an array, not a string']],
     ['an empty phrase list', { phrases: [] }, ['phrases: must have at least 1 entry']],
-    ['a blank phrase', { phrases: ['ok', '  '] }, ['phrases[1]: must not be empty']],
+    ['a blank phrase', { phrases: ['ok', '  '] }, ['phrases[1]: must hold a character other than white space']],
     ['a 33-character phrase', { phrases: ['x'.repeat(33)] }, ['phrases[0]: must be at most 32 characters']],
     ['1001 phrases', { phrases: Array.from({ length: 1001 }, (_, i) => `p${i}`) }, ['phrases: must have at most 1000 entries']],
     ['a 256-character passthrough', { phrases: ['ok'], passthrough: 'x'.repeat(256) }, ['passthrough: must be at most 255 characters']],

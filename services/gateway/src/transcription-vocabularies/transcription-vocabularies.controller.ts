@@ -11,7 +11,8 @@ import {
   transcriptionVocabularyListResponse,
   transcriptionVocabularyResponse,
 } from './transcription-vocabularies.schemas';
-import { toTranscriptionVocabulary, toTranscriptionVocabularyInput } from './transcription-vocabulary.mapper';
+import { toTranscriptionVocabulary } from '@platform/api-shapes';
+import { toTranscriptionVocabularyInput } from './transcription-vocabulary.mapper';
 
 export const TRANSCRIPTION_VOCABULARIES_CLIENT = Symbol('TranscriptionVocabulariesServiceClient');
 

@@ -1,6 +1,9 @@
+import { PHRASE_PATTERN } from '@platform/api-rules';
+import { transcriptionVocabularySchema } from '@platform/api-shapes';
 import { z } from 'zod';
+import { text } from '../validation/text';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, listOf, PASSTHROUGH_MAX, unixSecondsSchema } from '../wire/wire';
+import { dataOf, listOf, PASSTHROUGH_MAX } from '../wire/wire';
 
 /** Mux's published API schema: 1 to 1000 phrases, each 1 to 32 characters (the live service checks the same). */
 export const MAX_PHRASES = 1000;
@@ -10,30 +13,15 @@ export const MAX_NAME_LENGTH = 255;
 /** Spec 4.8 create and replace body. */
 export const transcriptionVocabularyBody = z
   .object({
-    name: z.string().max(MAX_NAME_LENGTH).optional(),
+    name: text(MAX_NAME_LENGTH).optional(),
     phrases: z
-      .array(
-        z
-          .string()
-          .min(1)
-          .max(MAX_PHRASE_LENGTH)
-          .refine((p) => p.trim() !== '', 'must not be empty'),
-      )
+      .array(text(MAX_PHRASE_LENGTH).regex(PHRASE_PATTERN, { error: 'must hold a character other than white space' }))
       .min(1)
       .max(MAX_PHRASES)
       .meta({ description: `Words, phrases or proper names to boost; 1 to ${MAX_PHRASES}, each 1 to ${MAX_PHRASE_LENGTH} characters` }),
-    passthrough: z.string().max(PASSTHROUGH_MAX).optional(),
+    passthrough: text(PASSTHROUGH_MAX).optional(),
   })
   .strict();
-
-export const transcriptionVocabularySchema = z.object({
-  id: z.string(),
-  name: z.string().optional(),
-  phrases: z.array(z.string()),
-  passthrough: z.string().optional(),
-  created_at: unixSecondsSchema,
-  updated_at: unixSecondsSchema,
-});
 
 /** Spec 4.8: page size default 10, at most 10. */
 export const transcriptionVocabularyListQuery = pagingQuery({ defaultLimit: 10, maxLimit: 10 });
@@ -42,4 +30,3 @@ export const transcriptionVocabularyResponse = dataOf(transcriptionVocabularySch
 export const transcriptionVocabularyListResponse = listOf(transcriptionVocabularySchema);
 
 export type TranscriptionVocabularyBody = z.output<typeof transcriptionVocabularyBody>;
-export type TranscriptionVocabularyResponseBody = z.infer<typeof transcriptionVocabularySchema>;

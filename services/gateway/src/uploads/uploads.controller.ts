@@ -2,10 +2,11 @@ import { Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { uploads } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
+import { toUpload } from '@platform/api-shapes';
 import { toCreateAssetRequest } from '../assets/asset.mapper';
 import { refuseUnbuiltAssetFeatures } from '../assets/unbuilt-features';
-import { ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
-import { toUpload } from './upload.mapper';
+import { OutboundUrls } from '../outbound/outbound-urls';
+import { AnswersNotImplemented, ZodBody, ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { CreateUploadBody, createUploadBody, UploadListQuery, uploadListQuery, uploadListResponse, uploadResponse } from './uploads.schemas';
 import { UPLOADS_CLIENT } from './uploads-client';
 
@@ -13,13 +14,20 @@ import { UPLOADS_CLIENT } from './uploads-client';
 @ApiTags('Direct uploads')
 @Controller('video/v1/uploads')
 export class UploadsController {
-  constructor(@Inject(UPLOADS_CLIENT) private readonly uploads: uploads.UploadsServiceClient) {}
+  constructor(
+    @Inject(UPLOADS_CLIENT) private readonly uploads: uploads.UploadsServiceClient,
+    @Inject(OutboundUrls) private readonly outboundUrls: OutboundUrls,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create a direct upload: a URL to PUT a media file to' })
   @ZodResponse(201, 'The new upload, `waiting`, with its `url`', uploadResponse)
+  @AnswersNotImplemented('new_asset_settings fields of Mux features not built yet')
   async create(@ZodBody(createUploadBody) body: CreateUploadBody) {
-    if (body.new_asset_settings) refuseUnbuiltAssetFeatures(body.new_asset_settings, 'new_asset_settings.');
+    if (body.new_asset_settings) {
+      this.outboundUrls.checkAssetInputs(body.new_asset_settings, 'new_asset_settings.');
+      refuseUnbuiltAssetFeatures(body.new_asset_settings, 'new_asset_settings.');
+    }
     const request: uploads.CreateUploadRequest = {
       timeout: body.timeout,
       cors_origin: body.cors_origin,

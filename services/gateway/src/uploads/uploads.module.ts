@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { OutboundModule } from '../outbound/outbound.module';
 import { uploadsClientProvider } from './uploads-client';
 import { UploadsController } from './uploads.controller';
 
-@Module({ controllers: [UploadsController], providers: [uploadsClientProvider] })
+@Module({ imports: [OutboundModule], controllers: [UploadsController], providers: [uploadsClientProvider] })
 export class UploadsModule {}

@@ -1,3 +1,5 @@
+import { CORS_ORIGIN_PATTERN } from '@platform/api-rules';
+import { uploadSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { uploadAssetSettingsBody } from '../assets/assets.schemas';
 import { pagingQuery } from '../validation/paging';
@@ -12,6 +14,7 @@ export const createUploadBody = z
     timeout: z.int().min(TIMEOUT_MIN).max(TIMEOUT_MAX).default(3600).meta({ description: 'Seconds the upload URL is valid: 60 to 604800, default 3600' }),
     cors_origin: z
       .string()
+      .regex(CORS_ORIGIN_PATTERN, { error: 'must be "*" or an origin such as "https://app.example.com"' })
       .max(2048)
       .optional()
       .meta({ description: 'The browser origin allowed to PUT to the URL (`*` for any); without it no page can (scripts still can)' }),
@@ -24,21 +27,8 @@ export const createUploadBody = z
 
 export const uploadListQuery = pagingQuery();
 
-export const uploadSchema = z.object({
-  id: z.string(),
-  timeout: z.int(),
-  status: z.enum(['waiting', 'asset_created', 'errored', 'cancelled', 'timed_out']),
-  new_asset_settings: z.record(z.string(), z.unknown()).optional().meta({ description: 'As given; the playback policies as `playback_policies`' }),
-  asset_id: z.string().optional().meta({ description: 'Only when `asset_created`' }),
-  error: z.object({ type: z.string(), message: z.string() }).optional().meta({ description: 'Only when `errored`' }),
-  cors_origin: z.string().optional(),
-  url: z.string().meta({ description: 'PUT the file here: in one request, or in chunks with Content-Range (308 until the last), as UpChunk does' }),
-  test: z.literal(true).optional(),
-});
-
 export const uploadResponse = dataOf(uploadSchema);
 export const uploadListResponse = z.object({ data: z.array(uploadSchema) });
 
 export type CreateUploadBody = z.output<typeof createUploadBody>;
 export type UploadListQuery = z.output<typeof uploadListQuery>;
-export type UploadBody = z.infer<typeof uploadSchema>;

@@ -16,5 +16,5 @@ export function openApiSchema(schema: z.ZodType, io: 'input' | 'output'): Schema
     },
   }) as Record<string, unknown>;
   delete json.$schema;
-  return json as SchemaObject;
+  return json;
 }

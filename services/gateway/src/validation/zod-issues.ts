@@ -45,17 +45,24 @@ export const gatewayErrorMap: z.core.$ZodErrorMap = (issue) => {
   }
 };
 
+/** An issue that says the value is of another kind than the schema (an array given to an enum of strings, say). */
+function isWrongKind(issue: Issue): boolean {
+  return issue.code === 'invalid_type' || (issue.code === 'invalid_value' && typeof issue.input === 'object' && issue.input !== null);
+}
+
 /** One message per problem, each starting with the field it concerns (`root` when the whole value is wrong). */
 export function formatIssues(issues: readonly Issue[], root: string): string[] {
   return issues.flatMap((issue) => {
     const at = fieldPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => `${fieldPath([...issue.path, key])}: is not a known field`);
+      return issue.keys.map(
+        (key) => `${fieldPath([...issue.path, key]) || '(a field with an empty name)'}: is not a known ${root === 'query' ? 'parameter' : 'field'}`,
+      );
     }
     if (issue.code === 'invalid_union') {
       // a value of one option's type (an array where "an array or a string" is allowed) is
       // judged by that option alone, so the message names the bad entry
-      const fitting = issue.errors.filter((branch) => !branch.every((i) => i.path.length === 0 && i.code === 'invalid_type'));
+      const fitting = issue.errors.filter((branch) => !branch.every((i) => i.path.length === 0 && isWrongKind(i)));
       if (fitting.length === 1)
         return formatIssues(
           fitting[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] })),

@@ -164,9 +164,8 @@ export async function probeMedia(ffprobePath: string, file: string): Promise<Med
     const a = streams.find((s) => s.codec_type === 'audio');
     const facts: MediaFacts = {};
     if (v) {
-      const [num, den] = String(v.avg_frame_rate ?? v.r_frame_rate ?? '0/1')
-        .split('/')
-        .map(Number);
+      const rate = v.avg_frame_rate ?? v.r_frame_rate;
+      const [num, den] = (typeof rate === 'string' ? rate : '0/1').split('/').map(Number);
       facts.video = { width: Number(v.width), height: Number(v.height), ...(num && den ? { frameRate: Math.round((num / den) * 1000) / 1000 } : {}) };
     }
     if (a) facts.audio = { channels: Number(a.channels) };

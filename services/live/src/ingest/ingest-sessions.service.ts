@@ -1,93 +1,72 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { OBJECT_STORE, ObjectStore } from '@platform/storage';
-import { GeneratedSubtitles, generatedSubtitlesOf, GeneratedTrackStatuses } from '../live-streams/generated-subtitles';
-import { LiveStreamEntity } from '../live-streams/live-stream.entity';
+import { DomainError } from '@platform/errors';
+import { LiveStreamIngest } from '../live-streams/live-stream-ingest.service';
 import { LiveStreamsService } from '../live-streams/live-streams.service';
-import { HlsPackager } from './hls-packager';
-import { LiveRecording } from './live-recording';
-import { PublishSession, RtmpServer } from './rtmp-server';
-import { SimulcastRelay } from './simulcast-relay';
+import { Held, IngestState, Running } from './ingest-state';
+import { LiveRecordings } from './live-recordings.service';
+import { PublishSession, redactStreamPaths, RtmpServer } from './rtmp-server';
 import { SimulcastRelays } from './simulcast-relays.service';
-import { captionChannels } from './captions';
 import { slateEnabled } from './slate';
-import { webVtt } from './speech/cues';
-import { recognizerAvailable } from './speech/speech-recognizer';
 import { ingestPathOf, SrtBridgeTokens } from './stream-path';
+import { StreamTakeovers, TakeoverHost } from './stream-takeovers';
 
-/** How often running sessions are checked against their stream (key reset, disabled, deleted, limits). */
+/** How often running sessions are checked against their stream (key reset, disabled, deleted, limits) and their leases renewed. */
 export const SESSION_CHECK_MS = 1000;
-/** The speech recognizer scripts/infra/speech.sh makes in the checkout (the same path from src/ and dist/). */
-const CHECKOUT_SPEECH_PYTHON = path.resolve(__dirname, '..', '..', '..', '..', '.cache', 'speech', 'venv', 'bin', 'python');
-
-interface Running {
-  session: PublishSession;
-  streamId: string;
-  key: string;
-  startedAt: Date;
-  recording: LiveRecording;
-  packager?: HlsPackager;
-  relays: SimulcastRelay[];
-  /** Set when the platform ended the session (no reconnect window then). */
-  endedBy?: string;
-  /** `complete` closed the recording; the encoder stays connected until its 60 s are over. */
-  completed?: boolean;
-}
-
-interface Held {
-  recording: LiveRecording;
-  /** While the encoder is away: the end of the reconnect window. */
-  window?: NodeJS.Timeout;
-  /** Simulcast targets that failed fatally: not tried again for this recording. */
-  fatalTargets: Set<string>;
-  /** The stream's generated subtitles, as the recording's tracks were made. */
-  generated?: { subtitles: GeneratedSubtitles; statuses: GeneratedTrackStatuses };
-}
+/** How often streams a gone live process left are looked for (also once at start). */
+export const RECONCILE_MS = 2000;
+/** A recording whose close failed because a service was unreachable is closed again this much later. */
+const CLOSE_RETRY_MS = 5000;
 
 /**
  * RTMP ingest on RTMP_PORT. An encoder publishing to `/app/{stream_key}` (or an SRT bridge to
- * `/srt/{token}`, see SrtIngest) is let in only for a known key of a stream that is not disabled; the stream is then `active` and its session is recorded
- * (LiveRecording: HLS into the object store, played live on the stream's playback ids). When the
- * encoder leaves, the reconnect window holds the recording open and a reconnect continues it; after
- * the window the recording becomes a ready asset and the stream `idle`. A running session is dropped
- * within SESSION_CHECK_MS once its key is reset, its stream disabled or deleted (checked against the
- * database, so it holds whichever replica served the change), or it reaches max_continuous_duration
- * (a test stream is disabled after 5 minutes); those end the recording at once.
+ * `/srt/{token}`, see SrtIngest) is let in only for a known key of a stream that is not disabled;
+ * the stream is then `active` and its session is recorded (LiveRecording: HLS into the object
+ * store, played live on the stream's playback ids). When the encoder leaves, the reconnect window
+ * holds the recording open and a reconnect continues it; after the window the recording becomes a
+ * ready asset and the stream `idle`. A running session is dropped within SESSION_CHECK_MS once its
+ * key is reset, its stream disabled or deleted (checked against the database, so it holds whichever
+ * replica served the change), or it reaches max_continuous_duration (a test stream is disabled after
+ * 5 minutes); those end the recording at once.
+ *
+ * Each process holds the streams it serves with a lease (LiveStreamIngest). A stream whose process
+ * is gone, killed or stopped, is taken over at start and every RECONCILE_MS by a running one: the
+ * encoder's disconnect (once), its recording restored from the store, the rest of the reconnect
+ * window (a reconnect continues the recording), then the recording closed and the stream idle.
+ * On shutdown the encoders are dropped, their last segments stored, relays stopped and the streams
+ * let go, disconnected, for the next process to take over at once.
  */
 @Injectable()
-export class IngestSessions implements OnApplicationBootstrap, OnApplicationShutdown {
+export class IngestSessions implements OnApplicationBootstrap, BeforeApplicationShutdown, TakeoverHost {
   private readonly logger = new Logger('RtmpIngest');
-  private readonly running = new Map<string, Running>();
-  private readonly held = new Map<string, Held>();
+  private readonly state = new IngestState();
+  private readonly running = this.state.running;
+  private readonly held = this.state.held;
+  private readonly takeovers: StreamTakeovers;
   /** Sessions that ended while still being admitted: their admission ends them once done. */
   private readonly endedEarly = new Set<string>();
   private server?: RtmpServer;
   private timer?: NodeJS.Timeout;
-  private speechPython = 'python3';
-  /** Whether generated subtitles can be made (the recognizer runs); checked once at start. */
-  private canHear: Promise<boolean> = Promise.resolve(false);
-  /** Closed recordings whose generated_live_final subtitles are still being made. */
-  private readonly transcribing = new Set<LiveRecording>();
+  private reconciler?: NodeJS.Timeout;
+  stopping = false;
 
   constructor(
+    @Inject(LiveStreamIngest) private readonly ingest: LiveStreamIngest,
     @Inject(LiveStreamsService) private readonly streams: LiveStreamsService,
+    @Inject(LiveRecordings) private readonly recordings: LiveRecordings,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(SimulcastRelays) private readonly relays: SimulcastRelays,
     @Inject(SrtBridgeTokens) private readonly srtBridges: SrtBridgeTokens,
-  ) {}
+  ) {
+    this.takeovers = new StreamTakeovers(this, this.state, ingest, recordings, relays);
+  }
+
+  /** This process, as the owner of the streams it serves. */
+  get owner(): string {
+    return this.recordings.owner;
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.speechPython = this.config.media.speechPython ?? (fs.existsSync(CHECKOUT_SPEECH_PYTHON) ? CHECKOUT_SPEECH_PYTHON : 'python3');
-    this.canHear = recognizerAvailable(this.speechPython).then((ok) => {
-      if (!ok)
-        this.logger.warn(
-          `no speech recognizer (${this.speechPython} cannot import pocketsphinx): generated subtitle tracks will be errored; run scripts/infra/speech.sh or set SPEECH_PYTHON`,
-        );
-      return ok;
-    });
     this.server = new RtmpServer({
       port: this.config.rtmpPort,
       host: this.config.host,
@@ -98,75 +77,82 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     });
     await this.server.start();
     this.timer = setInterval(() => void this.checkRunning(), SESSION_CHECK_MS);
+    this.reconciler = setInterval(() => void this.takeovers.reconcile(), RECONCILE_MS);
+    void this.takeovers.reconcile();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Shutdown, before the database closes: no new sessions; encoders dropped, their last segments
+   * stored, relays stopped (targets idle); every stream let go (an encoder that was on is
+   * disconnected now), so the next process takes it over at once and its recording is closed
+   * (or continued by a reconnect) there.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
+    clearInterval(this.reconciler);
+    await this.takeovers.reconcile();
     for (const held of this.held.values()) clearTimeout(held.window);
-    await Promise.all([...this.transcribing].map((r) => r.dispose()));
+    const sessions = [...this.running.values()];
+    this.running.clear();
     await this.server?.stop();
+    const connected = new Set(sessions.filter((r) => !r.completed).map((r) => r.streamId));
+    await Promise.all(sessions.map((r) => this.stopSession(r)));
+    await Promise.all([...this.held.values()].map((h) => h.recording.endSlate().catch(() => undefined)));
+    for (const streamId of new Set([...this.held.keys(), ...connected])) {
+      await this.ingest
+        .release(streamId, this.owner, connected.has(streamId))
+        .catch((err: unknown) => this.logger.warn(`releasing ${streamId}: ${String(err)}`));
+    }
+    for (const held of this.held.values()) held.recording.halt();
+    this.held.clear();
+    await this.recordings.stop();
+    this.logger.log(`stopped: ${sessions.length} encoder session(s) ended, their streams left for the next start`);
   }
 
   private async admit(session: PublishSession): Promise<void> {
+    if (this.stopping) return this.refuse(session, 'the live service is stopping');
+    if (this.relays.isRelayConnection(session.remoteAddress, session.remotePort)) {
+      return this.refuse(session, 'it comes from a simulcast relay of this platform (a target pointing back at its own ingest)');
+    }
     const path = ingestPathOf(session.streamPath);
-    if (!path) return this.refuse(session, `not an ingest path (${session.streamPath}); publish to /app/{stream_key}`);
+    if (!path) return this.refuse(session, 'not an ingest path; publish to /app/{stream_key}');
     const protocol = path.app === 'srt' ? 'srt' : 'rtmp';
     const key = path.app === 'srt' ? this.srtBridges.redeem(path.token) : path.streamKey;
     if (!key) return this.refuse(session, 'not an admitted SRT caller');
-    const verdict = await this.streams.authorizePublish(key);
+    const verdict = await this.ingest.authorizePublish(key);
     if ('refused' in verdict) return this.refuse(session, verdict.refused);
     const { stream } = verdict;
     if (this.hasEncoder(stream.id)) return this.refuse(session, 'the live stream already has an encoder');
+    const claim = await this.ingest.claimForPublish(stream.id, this.owner);
+    if (claim.busy) return this.refuse(session, 'the live stream already has an encoder (on another live service process)');
+    if (claim.orphan?.activeAssetId && !this.held.has(stream.id)) await this.takeovers.adopt(claim.orphan, claim.orphan.activeAssetId);
+    await this.state.adopting.get(stream.id)?.catch(() => undefined);
+    if (this.stopping) return this.refuse(session, 'the live service is stopping');
 
     let held = this.held.get(stream.id);
     const reconnected = held !== undefined;
     if (held) clearTimeout(held.window);
     else {
-      held = { ...(await this.newRecording(stream, protocol)), fatalTargets: new Set() };
+      held = { ...(await this.recordings.start(stream, protocol)), fatalTargets: new Set() };
       this.held.set(stream.id, held);
     }
     const running: Running = { session, streamId: stream.id, key, startedAt: new Date(), recording: held.recording, relays: [] };
     this.running.set(session.id, running);
     if (reconnected) await held.recording.endSlate();
-    await this.streams.markActive(stream.id, protocol, reconnected ? undefined : held.recording.assetId, reconnected);
-    const source = `rtmp://127.0.0.1:${this.config.rtmpPort}${session.streamPath}`;
-    running.packager = await held.recording.startSession(source);
-    running.relays = await this.relays.start(stream.id, source, held.fatalTargets);
+    await this.ingest.markActive(stream.id, this.owner, protocol, reconnected ? undefined : held.recording.assetId, reconnected);
+    running.packager = await held.recording.startSession(session.pullUrl);
+    running.relays = await this.relays.start(stream.id, session.pullUrl, held.fatalTargets);
     this.logger.log(
       `live stream ${stream.id}: encoder ${reconnected ? 'reconnected' : 'connected'} over ${protocol.toUpperCase()}, recording into asset ${held.recording.assetId}`,
     );
-    if (this.endedEarly.delete(session.id)) await this.end(session);
-  }
-
-  private async newRecording(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<Pick<Held, 'recording' | 'generated'>> {
-    const assetId = await this.streams.createRecordingAsset(stream, protocol);
-    const subtitles = generatedSubtitlesOf(stream.generatedSubtitles);
-    const hears = subtitles !== undefined && (await this.canHear);
-    const generated = subtitles && {
-      subtitles,
-      statuses: hears ? ({ live: 'ready', final: 'preparing' } as const) : ({ live: 'errored', final: 'errored' } as const),
-    };
-    if (generated) await this.streams.addGeneratedTracks(assetId, generated.subtitles, generated.statuses);
-    const recording = new LiveRecording(
-      assetId,
-      stream.latencyMode,
-      path.join(this.config.dataDir, 'live', assetId),
-      {
-        ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
-        ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
-        speechPython: this.speechPython,
-        store: this.store,
-        warn: (message) => this.logger.warn(`live stream ${stream.id}: ${message}`),
-      },
-      { captions: stream.audioOnly ? [] : captionChannels(stream.embeddedSubtitles), audioOnly: stream.audioOnly, subtitles: hears ? subtitles : undefined },
-    );
-    if (stream.reconnectWindow > 0) recording.prepareSlate(stream.reconnectSlateUrl);
-    return { recording, generated };
+    if (this.endedEarly.delete(session.id) || this.stopping) await this.end(session);
   }
 
   private async end(session: PublishSession): Promise<void> {
     const running = this.running.get(session.id);
     if (!running) {
+      if (this.stopping) return; // the shutdown ends it
       this.endedEarly.add(session.id);
       setTimeout(() => this.endedEarly.delete(session.id), 60_000).unref();
       return;
@@ -174,22 +160,22 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     this.running.delete(session.id);
     await this.stopRelays(running);
     if (running.completed) {
-      await this.streams.markEnded(running.streamId); // the recording was closed by complete: only `disconnected` is left
+      await this.ingest.markEnded(running.streamId, this.owner); // the recording was closed by complete: only `disconnected` is left
       return;
     }
     const ending = running.packager ? running.recording.endSession(running.packager) : Promise.resolve();
-    const stream = running.endedBy ? null : await this.streams.findForIngest(running.streamId);
+    const stream = running.endedBy ? null : await this.ingest.findForIngest(running.streamId);
     const windowSeconds = stream && stream.status === 'active' ? stream.reconnectWindow : 0;
     if (windowSeconds <= 0) {
       await ending;
       await this.finish(running.streamId, true);
       return;
     }
-    await this.streams.markDisconnected(running.streamId);
+    await this.ingest.markDisconnected(running.streamId, this.owner);
     const held = this.held.get(running.streamId);
     // a reconnect may already be in (its admission cleared no window yet): then there is nothing to wait for
     if (held && !this.hasEncoder(running.streamId)) {
-      held.window = setTimeout(() => void this.finish(running.streamId, false), windowSeconds * 1000);
+      this.openWindow(running.streamId, held, windowSeconds * 1000);
       this.logger.log(`live stream ${running.streamId}: encoder disconnected; waiting ${windowSeconds} s for it to reconnect`);
     }
     await ending;
@@ -199,6 +185,22 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /** Shutdown of one session: relays stopped, the packager's last segments stored; the stream is let go after. */
+  private async stopSession(running: Running): Promise<void> {
+    try {
+      await this.stopRelays(running);
+      if (running.completed) await this.ingest.markEnded(running.streamId, this.owner);
+      else if (running.packager) await running.recording.endSession(running.packager);
+    } catch (err) {
+      this.logger.warn(`stopping live stream ${running.streamId}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  openWindow(streamId: string, held: Held, ms: number): void {
+    clearTimeout(held.window);
+    held.window = setTimeout(() => void this.finish(streamId, false), Math.max(0, ms));
+  }
+
   private async stopRelays(running: Running): Promise<void> {
     const fatal = await this.relays.stop(running.streamId, running.relays.splice(0));
     const held = this.held.get(running.streamId);
@@ -206,78 +208,63 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
     else await this.relays.release(running.streamId, fatal);
   }
 
-  private hasEncoder(streamId: string): boolean {
-    return [...this.running.values()].some((r) => r.streamId === streamId);
+  letGo(streamId: string): void {
+    void this.finish(streamId, false, { lost: true });
   }
 
-  /** The recording is over: a ready asset, then the stream `idle`. */
-  private async finish(streamId: string, disconnectedNow: boolean, completed = false): Promise<void> {
-    if (!completed && this.hasEncoder(streamId)) return; // reconnected: the recording goes on
-    const held = this.held.get(streamId);
-    this.held.delete(streamId);
-    if (held) {
-      clearTimeout(held.window);
-      await this.relays.release(streamId, held.fatalTargets);
-      let finalTrack: string | undefined;
-      try {
-        finalTrack = await this.closeRecording(held);
-        this.logger.log(`live stream ${streamId}: recording ${held.recording.assetId} finished`);
-      } catch (err) {
-        this.logger.error(`live stream ${streamId}: finishing recording ${held.recording.assetId} failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      if (finalTrack) this.transcribe(held.recording, finalTrack);
-      else await held.recording.dispose();
-    }
-    if (disconnectedNow) await this.streams.markEnded(streamId);
-    else await this.streams.markIdle(streamId);
+  private hasEncoder(streamId: string): boolean {
+    return this.state.hasEncoder(streamId);
   }
 
   /**
-   * The closed recording becomes a ready asset: its probe and tracks, the text tracks' WebVTT
-   * (caption channels, generated_live). Returns the generated_live_final track still to be made.
+   * The recording is over: a ready asset, then the stream `idle` (`disconnectedNow`: with its
+   * disconnect). `lost`: another process has taken the stream over; only the recording is closed.
+   * A close that fails because the assets service is unreachable is tried again.
    */
-  private async closeRecording(held: Held): Promise<string | undefined> {
-    const { recording } = held;
-    const summary = await recording.close();
-    if (summary.segments === 0) return undefined;
-    const captions = summary.captions.map(({ channel }) => channel);
-    const textTracks = await this.streams.recordRecording(recording.assetId, { ...summary, captions, generated: held.generated });
-    const embedded = textTracks.filter((t) => t.text_source === 'embedded');
-    for (const [i, { vtt }] of summary.captions.entries()) if (embedded[i]) await recording.storeCaptions(embedded[i].id, vtt);
-    const liveTrack = textTracks.find((t) => t.text_source === 'generated_live' && t.status === 'ready');
-    if (liveTrack) await recording.storeCaptions(liveTrack.id, webVtt(summary.generatedCues ?? []));
-    await this.streams.markRecordingReady(recording.assetId);
-    return textTracks.find((t) => t.text_source === 'generated_live_final' && t.status === 'preparing')?.id;
-  }
-
-  /** generated_live_final (spec 3: ready once the stream ends): the recording heard again, after the asset is ready. */
-  private transcribe(recording: LiveRecording, trackId: string): void {
-    this.transcribing.add(recording);
-    void (async () => {
+  private async finish(streamId: string, disconnectedNow: boolean, options: { completed?: boolean; lost?: boolean } = {}): Promise<void> {
+    if (!options.completed && !options.lost && this.hasEncoder(streamId)) return; // reconnected: the recording goes on
+    if (this.stopping) return;
+    const held = this.held.get(streamId);
+    if (held?.closing) return;
+    if (held) {
+      held.closing = true;
+      clearTimeout(held.window);
+      held.window = undefined;
       try {
-        await recording.storeCaptions(trackId, webVtt(await recording.finalSubtitles()));
-        await this.streams.setTrackStatus(recording.assetId, trackId, 'ready');
+        await this.recordings.close(held);
+        this.logger.log(`live stream ${streamId}: recording ${held.recording.assetId} finished`);
       } catch (err) {
-        this.logger.warn(`recording ${recording.assetId}: generated_live_final subtitles failed: ${err instanceof Error ? err.message : String(err)}`);
-        await this.streams.setTrackStatus(recording.assetId, trackId, 'errored').catch(() => undefined);
-      } finally {
-        this.transcribing.delete(recording);
-        await recording.dispose();
+        const message = err instanceof Error ? err.message : String(err);
+        if (!(err instanceof DomainError) && !this.stopping && this.held.get(streamId) === held) {
+          this.logger.warn(`live stream ${streamId}: closing recording ${held.recording.assetId} failed (${message}); trying again`);
+          held.closing = false;
+          held.window = setTimeout(() => void this.finish(streamId, disconnectedNow, options), CLOSE_RETRY_MS);
+          return;
+        }
+        this.logger.error(`live stream ${streamId}: finishing recording ${held.recording.assetId} failed: ${message}`);
+        await held.recording.dispose();
       }
-    })();
+      if (this.held.get(streamId) === held) this.held.delete(streamId);
+      await this.relays.release(streamId, held.fatalTargets);
+    }
+    if (options.lost) return;
+    if (disconnectedNow) await this.ingest.markEnded(streamId, this.owner);
+    else await this.ingest.markIdle(streamId, this.owner);
   }
 
   private async checkRunning(): Promise<void> {
+    await this.takeovers.renewLeases();
+    await this.recordings.renewPasses().catch((err: unknown) => this.logger.warn(`renewing final subtitle passes: ${String(err)}`));
     for (const streamId of [...this.held.keys()]) {
       try {
-        if (await this.streams.completionRequested(streamId)) await this.complete(streamId);
+        if (await this.ingest.completionRequested(streamId)) await this.complete(streamId);
       } catch (err) {
         this.logger.warn(`completing live stream ${streamId}: ${String(err)}`);
       }
     }
     for (const running of [...this.running.values()]) {
       try {
-        const end = await this.streams.sessionEnd(running.streamId, running.key, running.startedAt);
+        const end = await this.ingest.sessionEnd(running.streamId, running.key, running.startedAt);
         if (end) {
           this.logger.log(`live stream ${running.streamId}: dropping its encoder (${end.reason})`);
           running.endedBy = end.reason;
@@ -294,11 +281,11 @@ export class IngestSessions implements OnApplicationBootstrap, OnApplicationShut
   private async complete(streamId: string): Promise<void> {
     for (const running of this.running.values()) if (running.streamId === streamId) running.completed = true;
     this.logger.log(`live stream ${streamId}: completed; closing its recording`);
-    await this.finish(streamId, false, true);
+    await this.finish(streamId, false, { completed: true });
   }
 
   private refuse(session: PublishSession, reason: string): void {
-    this.logger.warn(`refused a publish to ${session.streamPath.replace(/[^/]+$/, '…')}: ${reason}`);
+    this.logger.warn(`refused a publish to ${redactStreamPaths(session.streamPath)}: ${reason}`);
     session.drop();
   }
 

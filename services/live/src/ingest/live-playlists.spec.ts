@@ -1,4 +1,4 @@
-import { liveMasterPlaylist, recordingPlaylist, windowPlaylist } from './live-playlists';
+import { liveMasterPlaylist, parseRecordingPlaylist, recordingPlaylist, windowPlaylist } from './live-playlists';
 
 describe('recordingPlaylist', () => {
   const segments = [
@@ -19,6 +19,20 @@ describe('recordingPlaylist', () => {
     expect(ended).toContain('#EXT-X-TARGETDURATION:4\n');
     expect(ended).toContain('#EXT-X-PLAYLIST-TYPE:VOD\n');
     expect(ended.endsWith('s1_00000.ts\n#EXT-X-ENDLIST\n')).toBe(true);
+  });
+});
+
+describe('parseRecordingPlaylist', () => {
+  it('reads back the segments, durations and discontinuities recordingPlaylist wrote (a restarted service resumes from it)', () => {
+    const segments = [
+      { name: 's1_00000.ts', duration: 2.002, discontinuity: false },
+      { name: 's1_00001.ts', duration: 1.5, discontinuity: false },
+      { name: 'slate2_00000.ts', duration: 2, discontinuity: true },
+      { name: 's3_00000.ts', duration: 2, discontinuity: true },
+    ];
+    expect(parseRecordingPlaylist(recordingPlaylist(segments, false, 'reduced'))).toEqual(segments);
+    expect(parseRecordingPlaylist(recordingPlaylist(segments, true, 'reduced'))).toEqual(segments);
+    expect(parseRecordingPlaylist('')).toEqual([]);
   });
 });
 

@@ -36,6 +36,23 @@ export function recordingPlaylist(segments: readonly PlaylistSegment[], ended: b
   return `${lines.join('\n')}\n`;
 }
 
+/** The segments a recording playlist lists, with their durations and discontinuities (what `recordingPlaylist` wrote). */
+export function parseRecordingPlaylist(text: string): PlaylistSegment[] {
+  const segments: PlaylistSegment[] = [];
+  let duration = 0;
+  let discontinuity = false;
+  for (const line of text.split('\n').map((l) => l.trim())) {
+    if (line === '#EXT-X-DISCONTINUITY') discontinuity = true;
+    else if (line.startsWith('#EXTINF:')) duration = Number.parseFloat(line.slice('#EXTINF:'.length)) || 0;
+    else if (line !== '' && !line.startsWith('#')) {
+      segments.push({ name: line, duration, discontinuity });
+      duration = 0;
+      discontinuity = false;
+    }
+  }
+  return segments;
+}
+
 /**
  * The live edge's media playlist: the last WINDOW_SECONDS of segments (at least three), numbered by
  * their place in the recording (MEDIA-SEQUENCE) with the discontinuities that slid out counted

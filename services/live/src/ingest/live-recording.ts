@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { OutboundGuard } from '@platform/outbound';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
@@ -15,17 +16,18 @@ import {
   WINDOW_VARIANT,
   windowPlaylist,
 } from './live-playlists';
+import { readStoredRecording, StoredRecording } from './recording-restore';
 import { downloadSlate, slateInput } from './slate';
 import { Cue } from './speech/cues';
 import { LiveCaptions, SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
 
 export type SpanType = 'content' | 'slate';
 
-interface ListedSegment extends PlaylistSegment {
+export interface ListedSegment extends PlaylistSegment {
   span: number;
 }
 
-interface Span {
+export interface Span {
   type: SpanType;
   startedAt: Date;
 }
@@ -43,6 +45,8 @@ export interface RecordingTools {
   /** Python with PocketSphinx (generated subtitles). */
   speechPython: string;
   store: ObjectStore;
+  /** OUTBOUND_ALLOW: what the slate image download may connect to. */
+  guard: OutboundGuard;
   warn(message: string): void;
 }
 
@@ -109,9 +113,40 @@ export class LiveRecording {
         ffmpegPath: tools.ffmpegPath,
         pythonPath: tools.speechPython,
         store: tools.store,
-        warn: tools.warn,
+        warn: (message) => tools.warn(message),
       });
     }
+  }
+
+  /**
+   * A recording a live process that is gone (crashed, or stopped) left open, rebuilt from what it
+   * stored: the recording playlist's segments (each span's number and type from its segment names,
+   * its start from when its first segment was stored, less that segment's length), the media of its
+   * first segment, local copies of the segments when captions or subtitles will read them, and the
+   * subtitles already written. Closing it, or a reconnect continuing it, goes on from there.
+   * Segments the gone process had not stored are lost.
+   */
+  static async restore(
+    assetId: string,
+    latencyMode: LatencyMode,
+    workDir: string,
+    tools: RecordingTools,
+    options: RecordingOptions = {},
+  ): Promise<LiveRecording> {
+    const recording = new LiveRecording(assetId, latencyMode, workDir, tools, options);
+    const local = recording.captions.length > 0 || recording.generated !== undefined;
+    const stored = await readStoredRecording(assetId, workDir, tools, local);
+    if (stored) await recording.resume(stored);
+    return recording;
+  }
+
+  private async resume(stored: StoredRecording): Promise<void> {
+    this.segments.push(...stored.segments);
+    this.spans.push(...stored.spans);
+    this.facts = stored.facts;
+    this.masterWritten = true;
+    const content = (s: ListedSegment) => this.spans[s.span].type === 'content';
+    await this.generated?.restore(this.segments.map((s) => ({ ...s, file: path.join(this.workDir, s.name), content: content(s) })));
   }
 
   private get captions(): readonly CaptionChannel[] {
@@ -121,16 +156,15 @@ export class LiveRecording {
   /** Fetches the stream's slate image for this recording (spec 2.3: downloaded for each new recorded asset). */
   prepareSlate(url: string | null): void {
     if (!url) return;
-    this.slateImage = fsp
-      .mkdir(this.workDir, { recursive: true })
-      .then(() =>
-        downloadSlate(
-          url,
-          path.join(this.workDir, 'slate-image'),
-          async (f) => (await probeMedia(this.tools.ffprobePath, f)).video !== undefined,
-          this.tools.warn,
-        ),
-      );
+    this.slateImage = fsp.mkdir(this.workDir, { recursive: true }).then(() =>
+      downloadSlate(
+        url,
+        path.join(this.workDir, 'slate-image'),
+        async (f) => (await probeMedia(this.tools.ffprobePath, f)).video !== undefined,
+        (message) => this.tools.warn(message),
+        this.tools.guard,
+      ),
+    );
   }
 
   /** A session begins (the first, or a reconnect): ffmpeg starts pulling `sourceUrl`. Returns the session's packager. */
@@ -196,8 +230,13 @@ export class LiveRecording {
 
   /** The recording's local files are removed (and any recognizer still running stopped). */
   async dispose(): Promise<void> {
-    this.generated?.kill();
+    this.halt();
     await fsp.rm(this.workDir, { recursive: true, force: true });
+  }
+
+  /** The service stops: recognizers end, local files stay (the recording is restored from the store and them). */
+  halt(): void {
+    this.generated?.kill();
   }
 
   /** Stores a text track's WebVTT where the playback host serves it: `{playback_id}/text/{track_id}.vtt`. */

@@ -2,22 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TargetState } from '../live-streams/simulcast-targets.service';
-import { publishUrl, relayArgs, severityOf, SimulcastRelay } from './simulcast-relay';
-
-describe('publishUrl', () => {
-  it('appends the stream key to the application URL', () => {
-    expect(publishUrl({ id: 't', url: 'rtmp://live.example.com/app', streamKey: 'abc' })).toBe('rtmp://live.example.com/app/abc');
-    expect(publishUrl({ id: 't', url: 'rtmps://live.example.com:443/app/', streamKey: 'abc' })).toBe('rtmps://live.example.com:443/app/abc');
-  });
-
-  it('uses the URL as it is without a stream key', () => {
-    expect(publishUrl({ id: 't', url: 'rtmp://live.example.com/app/key', streamKey: null })).toBe('rtmp://live.example.com/app/key');
-  });
-});
+import { OutboundRefusedError } from '@platform/outbound';
+import { RelayEndpoint, relayArgs, severityOf, SimulcastRelay } from './simulcast-relay';
 
 describe('relayArgs', () => {
-  it('stream-copies every track of the source to FLV at the destination, reporting progress on stdout', () => {
-    expect(relayArgs('rtmp://127.0.0.1:1935/app/k', 'rtmp://x/app/y')).toEqual([
+  it('stream-copies every track of the source to FLV with the given output, reporting progress on stdout', () => {
+    expect(relayArgs('rtmp://127.0.0.1:1935/internal/a1', ['-rtmp_playpath', 'Xy9', 'rtmp://127.0.0.1:4000/relay'])).toEqual([
       '-v',
       'error',
       '-nostats',
@@ -28,14 +18,16 @@ describe('relayArgs', () => {
       '-rw_timeout',
       '5000000',
       '-i',
-      'rtmp://127.0.0.1:1935/app/k',
+      'rtmp://127.0.0.1:1935/internal/a1',
       '-map',
       '0',
       '-c',
       'copy',
       '-f',
       'flv',
-      'rtmp://x/app/y',
+      '-rtmp_playpath',
+      'Xy9',
+      'rtmp://127.0.0.1:4000/relay',
     ]);
   });
 });
@@ -47,6 +39,12 @@ describe('severityOf', () => {
     expect(severityOf('av_interleaved_write_frame(): Broken pipe')).toBe('normal');
   });
 });
+
+/** onState that keeps the states in order. */
+const recordInto = (states: TargetState[]) => (state: TargetState) => {
+  states.push(state);
+  return Promise.resolve();
+};
 
 /** A stand-in ffmpeg: a shell script that prints what the real one would, then exits. */
 function fakeFfmpeg(body: string): string {
@@ -63,20 +61,23 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 
 describe('SimulcastRelay', () => {
   const target = { id: 'target-1', url: 'rtmp://127.0.0.1:1/app', streamKey: 'k' };
+  const closed: string[] = [];
+  const open = (): Promise<RelayEndpoint> => Promise.resolve({ output: ['rtmp://127.0.0.1:1/relay'], close: () => void closed.push('closed') });
 
   it('goes starting → broadcasting once output is written, errored (normal) when it drops, and retries back to broadcasting', async () => {
     const ffmpegPath = fakeFfmpeg('echo out_time_us=0; sleep 0.1; echo out_time_us=500000; sleep 0.2; echo "Broken pipe" >&2; exit 1');
     const states: TargetState[] = [];
-    const relay = new SimulcastRelay({ ffmpegPath, sourceUrl: 'rtmp://src', target, onState: async (s) => void states.push(s), retryDelayMs: () => 50 });
+    const relay = new SimulcastRelay({ ffmpegPath, sourceUrl: 'rtmp://src', target, open, onState: recordInto(states), retryDelayMs: () => 50 });
     relay.start();
     await until(() => states.filter((s) => s.status === 'broadcasting').length >= 2);
     await relay.stop();
     expect(states.slice(0, 4)).toEqual([
       { status: 'starting' },
       { status: 'broadcasting' },
-      { status: 'errored', severity: 'normal' },
+      { status: 'errored', severity: 'normal', reason: 'Broken pipe' },
       { status: 'broadcasting' },
     ]);
+    expect(closed.length).toBeGreaterThanOrEqual(2); // each attempt's endpoint is closed when its ffmpeg exits
     expect(relay.isFatal).toBe(false);
   });
 
@@ -88,7 +89,8 @@ describe('SimulcastRelay', () => {
       ffmpegPath,
       sourceUrl: 'rtmp://src',
       target,
-      onState: async (s) => void states.push(s),
+      open,
+      onState: recordInto(states),
       retryDelayMs: (n) => (attempts.push(n), 20),
     });
     relay.start();
@@ -107,14 +109,18 @@ describe('SimulcastRelay', () => {
       ffmpegPath,
       sourceUrl: 'rtmp://src',
       target,
-      onState: async (s) => void states.push(s),
+      open,
+      onState: recordInto(states),
       retryDelayMs: () => (retries++, 10),
     });
     relay.start();
     await until(() => states.length >= 2);
     await new Promise((r) => setTimeout(r, 100));
     await relay.stop();
-    expect(states).toEqual([{ status: 'starting' }, { status: 'errored', severity: 'fatal' }]);
+    expect(states).toEqual([
+      { status: 'starting' },
+      { status: 'errored', severity: 'fatal', reason: 'Could not find tag for codec hevc in stream #0, codec not currently supported in container' },
+    ]);
     expect(retries).toBe(0);
     expect(relay.isFatal).toBe(true);
   });
@@ -122,10 +128,49 @@ describe('SimulcastRelay', () => {
   it('reports nothing after stop, even though its ffmpeg exits then', async () => {
     const ffmpegPath = fakeFfmpeg('trap "exit 255" INT; echo out_time_us=1000; while true; do sleep 0.05; done');
     const states: TargetState[] = [];
-    const relay = new SimulcastRelay({ ffmpegPath, sourceUrl: 'rtmp://src', target, onState: async (s) => void states.push(s) });
+    const relay = new SimulcastRelay({ ffmpegPath, sourceUrl: 'rtmp://src', target, open, onState: recordInto(states) });
     relay.start();
     await until(() => states.length >= 2);
     await relay.stop();
     expect(states).toEqual([{ status: 'starting' }, { status: 'broadcasting' }]);
+  });
+
+  it('is errored (fatal) without running ffmpeg when the target is refused (OUTBOUND_ALLOW, the own ingest), and never retried', async () => {
+    const ffmpegPath = fakeFfmpeg('touch "$0.ran"; exit 1');
+    const states: TargetState[] = [];
+    let retries = 0;
+    const relay = new SimulcastRelay({
+      ffmpegPath,
+      sourceUrl: 'rtmp://src',
+      target,
+      open: () => Promise.reject(new OutboundRefusedError("it is this platform's own RTMP ingest")),
+      onState: recordInto(states),
+      retryDelayMs: () => (retries++, 10),
+    });
+    relay.start();
+    await until(() => states.length >= 2);
+    await new Promise((r) => setTimeout(r, 100));
+    await relay.stop();
+    expect(states).toEqual([{ status: 'starting' }, { status: 'errored', severity: 'fatal', reason: "refused: it is this platform's own RTMP ingest" }]);
+    expect(retries).toBe(0);
+    expect(fs.existsSync(`${ffmpegPath}.ran`)).toBe(false);
+  });
+
+  it('retries (normal) when the target cannot be resolved now', async () => {
+    const ffmpegPath = fakeFfmpeg('exit 1');
+    const states: TargetState[] = [];
+    let opens = 0;
+    const relay = new SimulcastRelay({
+      ffmpegPath,
+      sourceUrl: 'rtmp://src',
+      target,
+      open: () => (opens++, Promise.reject(new Error('host not found: live.example'))),
+      onState: recordInto(states),
+      retryDelayMs: () => 10,
+    });
+    relay.start();
+    await until(() => opens >= 3);
+    await relay.stop();
+    expect(states[1]).toEqual({ status: 'errored', severity: 'normal', reason: 'host not found: live.example' });
   });
 });

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { OutboundRefusedError } from '@platform/outbound';
 import type { TargetState } from '../live-streams/simulcast-targets.service';
 
 export interface RelayTarget {
@@ -7,25 +8,31 @@ export interface RelayTarget {
   streamKey: string | null;
 }
 
+/** Where one attempt's ffmpeg publishes (its output arguments), and how to tear that down after. */
+export interface RelayEndpoint {
+  output: string[];
+  close(): void;
+}
+
 export interface RelayOptions {
   ffmpegPath: string;
-  /** Where the encoder's stream can be pulled (the local RTMP server). */
+  /** Where the encoder's stream can be pulled (the local RTMP server's alias of the session). */
   sourceUrl: string;
   target: RelayTarget;
+  /**
+   * Prepares one attempt (the target resolved and checked, a local endpoint that holds its key).
+   * OutboundRefusedError: the platform will not connect there (errored, fatal); any other error is
+   * a normal one, retried.
+   */
+  open(): Promise<RelayEndpoint>;
   /** Each change of the target's status, in order (awaited before the next). */
   onState(state: TargetState): Promise<void>;
   /** Wait before retry number `attempt` (1, 2, …) after a normal error. */
   retryDelayMs?(attempt: number): number;
 }
 
-/** The RTMP URL a target is published to: its `url` (application included) and its `stream_key`. */
-export function publishUrl(target: RelayTarget): string {
-  if (!target.streamKey) return target.url;
-  return `${target.url.replace(/\/+$/, '')}/${target.streamKey}`;
-}
-
-/** ffmpeg pulling the encoder's stream and pushing it unchanged to the target; progress on stdout. */
-export function relayArgs(sourceUrl: string, destination: string): string[] {
+/** ffmpeg pulling the encoder's stream and pushing it unchanged (FLV) with `output` (options and URL); progress on stdout. */
+export function relayArgs(sourceUrl: string, output: string[]): string[] {
   return [
     '-v',
     'error',
@@ -44,7 +51,7 @@ export function relayArgs(sourceUrl: string, destination: string): string[] {
     'copy',
     '-f',
     'flv',
-    destination,
+    ...output,
   ];
 }
 
@@ -103,8 +110,22 @@ export class SimulcastRelay {
   }
 
   private spawn(): void {
-    const { ffmpegPath, sourceUrl, target } = this.options;
-    const child = spawn(ffmpegPath, relayArgs(sourceUrl, publishUrl(target)), { stdio: ['ignore', 'pipe', 'pipe'] });
+    void this.options.open().then(
+      (endpoint) => {
+        if (this.stopped) endpoint.close();
+        else this.run(endpoint);
+      },
+      (err: unknown) => {
+        if (this.stopped) return;
+        if (err instanceof OutboundRefusedError) this.failed('fatal', `refused: ${err.reason}`);
+        else this.failed('normal', err instanceof Error ? err.message : String(err));
+      },
+    );
+  }
+
+  private run(endpoint: RelayEndpoint): void {
+    const { ffmpegPath, sourceUrl } = this.options;
+    const child = spawn(ffmpegPath, relayArgs(sourceUrl, endpoint.output), { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
@@ -114,15 +135,16 @@ export class SimulcastRelay {
     });
     this.exited = new Promise((resolve) =>
       child.once('exit', () => {
+        endpoint.close();
         resolve();
-        if (!this.stopped) this.failed(severityOf(stderr));
+        if (!this.stopped) this.failed(severityOf(stderr), lastLine(stderr));
       }),
     );
     child.once('error', () => undefined); // a missing binary also ends in 'exit'
   }
 
-  private failed(severity: 'normal' | 'fatal'): void {
-    this.report({ status: 'errored', severity });
+  private failed(severity: 'normal' | 'fatal', reason: string): void {
+    this.report({ status: 'errored', severity, reason });
     if (severity === 'fatal') {
       this.fatal = true;
       return;
@@ -139,4 +161,8 @@ export class SimulcastRelay {
     this.reported = state.status;
     this.reporting = this.reporting.then(() => this.options.onState(state)).catch(() => undefined);
   }
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop() ?? '';
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { guardedRequest, OutboundGuard, OutboundRefusedError } from '@platform/outbound';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { MediaFacts, SEGMENT_SECONDS } from './hls-packager';
 
@@ -60,31 +60,42 @@ export function slateInput(facts: MediaFacts, latencyMode: LatencyMode, image?: 
 }
 
 /**
- * Downloads the stream's `reconnect_slate_url` for a new recording (spec 2.3: per recorded asset).
- * Undefined when it cannot be had (the default slate is used then); the reason goes to `warn`.
+ * Downloads the stream's `reconnect_slate_url` for a new recording (spec 2.3: per recorded asset),
+ * through the outbound guard (OUTBOUND_ALLOW: the address checked after DNS, the connection made to
+ * it, every redirect checked again). Undefined when it cannot be had (the default slate is used
+ * then); the reason goes to `warn`.
  */
 export async function downloadSlate(
   url: string,
   file: string,
   isImage: (file: string) => Promise<boolean>,
   warn: (message: string) => void,
+  guard: OutboundGuard,
 ): Promise<string | undefined> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(SLATE_DOWNLOAD_MS) });
-    if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
-    const length = Number(res.headers.get('content-length') ?? 0);
-    if (length > MAX_SLATE_BYTES) throw new Error(`larger than ${MAX_SLATE_BYTES} bytes`);
+    const { response } = await guardedRequest(guard, url, { signal: AbortSignal.timeout(SLATE_DOWNLOAD_MS) });
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      response.resume();
+      throw new Error(`HTTP ${status}`);
+    }
+    const length = Number(response.headers['content-length'] ?? 0);
+    if (length > MAX_SLATE_BYTES) {
+      response.destroy();
+      throw new Error(`larger than ${MAX_SLATE_BYTES} bytes`);
+    }
     let seen = 0;
-    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream).on('data', (chunk: Buffer) => {
+    response.on('data', (chunk: Buffer) => {
       seen += chunk.length;
-      if (seen > MAX_SLATE_BYTES) body.destroy(new Error(`larger than ${MAX_SLATE_BYTES} bytes`));
+      if (seen > MAX_SLATE_BYTES) response.destroy(new Error(`larger than ${MAX_SLATE_BYTES} bytes`));
     });
-    await pipeline(body, fs.createWriteStream(file));
+    await pipeline(response, fs.createWriteStream(file));
     if (!(await isImage(file))) throw new Error('not an image ffmpeg can read');
     return file;
   } catch (err) {
     await fsp.rm(file, { force: true });
-    warn(`reconnect_slate_url could not be downloaded (${err instanceof Error ? err.message : String(err)}); the default slate is used`);
+    const reason = err instanceof OutboundRefusedError ? `refused: ${err.reason}` : err instanceof Error ? err.message : String(err);
+    warn(`reconnect_slate_url could not be downloaded (${reason}); the default slate is used`);
     return undefined;
   }
 }

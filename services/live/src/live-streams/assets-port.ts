@@ -11,6 +11,7 @@ export interface AssetsPort {
   /** Returns the tracks as stored (with the ids the assets service gave them). */
   recordProbe(request: assets.RecordProbeRequest): Promise<assets.Track[]>;
   markReady(assetId: string): Promise<void>;
+  markErrored(assetId: string, errors: assets.AssetErrors): Promise<void>;
   setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void>;
 }
 
@@ -47,6 +48,10 @@ export class GrpcAssets implements AssetsPort {
 
   async markReady(assetId: string): Promise<void> {
     await call(this.processing.markReady({ asset_id: assetId }));
+  }
+
+  async markErrored(assetId: string, errors: assets.AssetErrors): Promise<void> {
+    await call(this.processing.markErrored({ asset_id: assetId, errors }));
   }
 
   async setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void> {

@@ -1,5 +1,5 @@
 import { GENERATED_SUBTITLES_NAME, generatedSubtitlesOf, generatedTextTracks } from './generated-subtitles';
-import { recordProbeRequest } from './live-streams.service';
+import { recordProbeRequest } from './recording-probe';
 
 describe('generated subtitles of a live stream', () => {
   it('take the stream’s one entry with its defaults: English, a name saying what it is', () => {

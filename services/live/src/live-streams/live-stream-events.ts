@@ -1,9 +1,10 @@
-import { Emit } from '@platform/events';
+import { toLiveStream, toSimulcastTargetEvent } from '@platform/api-shapes';
+import { Emit, EventTypeFor } from '@platform/events';
 import { SimulcastTargetEntity } from './live-stream.entity';
-import { toLiveStreamEventData, toSimulcastTargetMessage } from './live-stream.mapper';
+import { toLiveStreamMessage, toSimulcastTargetMessage } from './live-stream.mapper';
 import { LiveStreamRecord } from './live-stream.repository';
 
-/** Every live-stream event this service publishes (each in EVENT_TYPES of @platform/events). */
+/** Every live-stream event this service publishes (each in the registry of @platform/events). */
 export const LIVE_STREAM_EVENTS = {
   created: 'video.live_stream.created',
   updated: 'video.live_stream.updated',
@@ -15,29 +16,34 @@ export const LIVE_STREAM_EVENTS = {
   active: 'video.live_stream.active',
   disconnected: 'video.live_stream.disconnected',
   idle: 'video.live_stream.idle',
-  targetCreated: 'video.live_stream.simulcast_target.created',
-  targetDeleted: 'video.live_stream.simulcast_target.deleted',
-  targetIdle: 'video.live_stream.simulcast_target.idle',
-  targetStarting: 'video.live_stream.simulcast_target.starting',
-  targetBroadcasting: 'video.live_stream.simulcast_target.broadcasting',
-  targetErrored: 'video.live_stream.simulcast_target.errored',
-} as const;
+} as const satisfies Record<string, EventTypeFor<'live'>>;
+
+export const SIMULCAST_TARGET_EVENTS = {
+  created: 'video.live_stream.simulcast_target.created',
+  deleted: 'video.live_stream.simulcast_target.deleted',
+  idle: 'video.live_stream.simulcast_target.idle',
+  starting: 'video.live_stream.simulcast_target.starting',
+  broadcasting: 'video.live_stream.simulcast_target.broadcasting',
+  errored: 'video.live_stream.simulcast_target.errored',
+} as const satisfies Record<string, EventTypeFor<'simulcast_target'>>;
 
 /** The event of each simulcast target status (spec 3), Mux's names. */
 export const TARGET_STATUS_EVENTS = {
-  idle: LIVE_STREAM_EVENTS.targetIdle,
-  starting: LIVE_STREAM_EVENTS.targetStarting,
-  broadcasting: LIVE_STREAM_EVENTS.targetBroadcasting,
-  errored: LIVE_STREAM_EVENTS.targetErrored,
+  idle: SIMULCAST_TARGET_EVENTS.idle,
+  starting: SIMULCAST_TARGET_EVENTS.starting,
+  broadcasting: SIMULCAST_TARGET_EVENTS.broadcasting,
+  errored: SIMULCAST_TARGET_EVENTS.errored,
 } as const;
 
 export type LiveStreamEventType = (typeof LIVE_STREAM_EVENTS)[keyof typeof LIVE_STREAM_EVENTS];
+export type SimulcastTargetEventType = (typeof SIMULCAST_TARGET_EVENTS)[keyof typeof SIMULCAST_TARGET_EVENTS];
 
+/** The data is the stream's API body, built by the gateway's own mapper from the same message. */
 export function emitLiveStreamEvent(emit: Emit, type: LiveStreamEventType, record: LiveStreamRecord): void {
-  emit({ type, object: { type: 'live', id: record.stream.id }, data: toLiveStreamEventData(record) });
+  emit(type, toLiveStream(toLiveStreamMessage(record)));
 }
 
 /** Mux's simulcast-target events name the target and carry the stream's id in data. */
-export function emitTargetEvent(emit: Emit, type: LiveStreamEventType, target: SimulcastTargetEntity): void {
-  emit({ type, object: { type: 'simulcast_target', id: target.id }, data: { ...toSimulcastTargetMessage(target), live_stream_id: target.liveStreamId } });
+export function emitTargetEvent(emit: Emit, type: SimulcastTargetEventType, target: SimulcastTargetEntity): void {
+  emit(type, toSimulcastTargetEvent(target.liveStreamId, toSimulcastTargetMessage(target)));
 }

@@ -1,6 +1,8 @@
+import { characterCount, isLanguageCode } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 import { live } from '@platform/proto';
 import { LatencyMode } from './live-stream.entity';
+import { OutboundPolicy } from './outbound-policy';
 
 export const LATENCY_MODES = ['low', 'reduced', 'standard'] as const;
 export const PLAYBACK_POLICIES = ['public', 'signed'] as const;
@@ -11,7 +13,6 @@ export const PASSTHROUGH_MAX = 255;
 export const LANGUAGE_CHANNELS = ['cc1', 'cc2', 'cc3', 'cc4'] as const;
 export const GENERATED_LANGUAGES = ['en', 'en-US'] as const;
 export const PHRASES_USED = 1000;
-const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 const oneOf = (values: readonly string[]) => `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
 
@@ -45,13 +46,18 @@ export function checkMaxContinuousDuration(value: number | undefined, invalid: s
 }
 
 export function checkPassthrough(field: string, value: string | undefined, invalid: string[]): void {
-  if (value !== undefined && value.length > PASSTHROUGH_MAX) invalid.push(`${field}: must be at most ${PASSTHROUGH_MAX} characters`);
+  if (value !== undefined && characterCount(value) > PASSTHROUGH_MAX) invalid.push(`${field}: must be at most ${PASSTHROUGH_MAX} characters`);
 }
 
-export function checkSlateUrl(value: string | undefined, invalid: string[]): void {
+/** An http(s) image URL; an address the platform will not connect to (OUTBOUND_ALLOW) is refused now when the URL names it literally. */
+export function checkSlateUrl(value: string | undefined, invalid: string[], policy: OutboundPolicy): void {
   if (value === undefined || value === '') return;
-  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol))
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) {
     invalid.push('reconnect_slate_url: must be an http or https URL of an image');
+    return;
+  }
+  const refusal = policy.slateUrlRefusal(value);
+  if (refusal) invalid.push(`reconnect_slate_url: ${refusal}`);
 }
 
 export function checkPlaybackPolicies(policies: string[], invalid: string[]): void {
@@ -67,7 +73,7 @@ export function validEmbeddedSubtitles(items: live.EmbeddedSubtitle[], invalid: 
     const at = `embedded_subtitles[${i}]`;
     const languageCode = item.language_code ?? 'en';
     const channel = item.language_channel ?? 'cc1';
-    if (!BCP47.test(languageCode)) invalid.push(`${at}.language_code: must be a BCP 47 language code such as "en" or "es-MX"`);
+    if (!isLanguageCode(languageCode)) invalid.push(`${at}.language_code: must be a BCP 47 language code such as "en" or "es-MX"`);
     if (!(LANGUAGE_CHANNELS as readonly string[]).includes(channel)) invalid.push(`${at}.language_channel: ${oneOf(LANGUAGE_CHANNELS)}`);
     else if (channels.has(channel)) invalid.push(`${at}.language_channel: ${channel} is already used by another item`);
     channels.add(channel);
@@ -98,13 +104,21 @@ export function validGeneratedSubtitles(items: live.GeneratedSubtitle[], invalid
   });
 }
 
-/** A simulcast target: the RTMP(S) URL of the third party (application included) and its key. */
-export function checkSimulcastTarget(target: live.SimulcastTargetInput | undefined, at: string, invalid: string[]): void {
+/**
+ * A simulcast target: the RTMP(S) URL of the third party (application included) and its key. An
+ * address the platform will not connect to (OUTBOUND_ALLOW), or its own RTMP ingest, is refused now
+ * when the URL names it literally; a host name is checked when a relay starts.
+ */
+export function checkSimulcastTarget(target: live.SimulcastTargetInput | undefined, at: string, invalid: string[], policy: OutboundPolicy): void {
   if (!target || !target.url) {
     invalid.push(`${at}.url: is required (the RTMP URL of the service, application included)`);
     return;
   }
   if (!URL.canParse(target.url) || !['rtmp:', 'rtmps:'].includes(new URL(target.url).protocol)) invalid.push(`${at}.url: must be an rtmp:// or rtmps:// URL`);
+  else {
+    const refusal = policy.targetUrlRefusal(target.url);
+    if (refusal) invalid.push(`${at}.url: ${refusal}`);
+  }
   checkPassthrough(`${at}.passthrough`, target.passthrough, invalid);
 }
 

@@ -66,6 +66,18 @@ export class LiveStreamEntity {
   @Column({ name: 'complete_requested_at', type: 'timestamptz', nullable: true })
   completeRequestedAt!: Date | null;
 
+  /** The live process holding the stream's encoder session or open recording (null: none). */
+  @Column({ name: 'ingest_owner', type: 'text', nullable: true })
+  ingestOwner!: string | null;
+
+  /** Until when `ingestOwner` holds it; renewed every second while it runs. */
+  @Column({ name: 'ingest_lease_until', type: 'timestamptz', nullable: true })
+  ingestLeaseUntil!: Date | null;
+
+  /** When the encoder of the open recording left (the reconnect window runs from it); null while it is on. */
+  @Column({ name: 'disconnected_at', type: 'timestamptz', nullable: true })
+  disconnectedAt!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -66,13 +66,35 @@ export class LiveStreamRepository {
     await manager.delete(LiveStreamEntity, { id });
   }
 
+  /** Streams with an encoder session or recording that no live process holds (see isOrphaned). */
+  async findOrphanIds(owner: string, now: Date): Promise<string[]> {
+    const rows = await this.dataSource.query<Array<{ id: string }>>(
+      `SELECT "id" FROM "live"."live_streams"
+        WHERE ("status" = 'active' OR "active_asset_id" IS NOT NULL)
+          AND ("ingest_owner" IS NULL OR "ingest_owner" <> $1)
+          AND ("ingest_owner" IS NULL OR "ingest_lease_until" IS NULL OR "ingest_lease_until" <= $2)
+        ORDER BY "id"`,
+      [owner, now],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Moves `owner`'s lease on these streams to `until`; returns the ids it still holds. */
+  async renewLeases(owner: string, ids: readonly string[], until: Date): Promise<string[]> {
+    const [rows] = await this.dataSource.query<[Array<{ id: string }>, number]>(
+      `UPDATE "live"."live_streams" SET "ingest_lease_until" = $3 WHERE "ingest_owner" = $1 AND "id" = ANY($2) RETURNING "id"`,
+      [owner, ids, until],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Streams whose generated subtitles name this transcription vocabulary. */
   async findIdsNamingVocabulary(vocabularyId: string): Promise<string[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<Array<{ id: string }>>(
       `SELECT "id" FROM "live"."live_streams" s
         WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(s."generated_subtitles") g WHERE g->'transcription_vocabulary_ids' ? $1)`,
       [vocabularyId],
-    )) as Array<{ id: string }>;
+    );
     return rows.map((r) => r.id);
   }
 

@@ -11,6 +11,7 @@ import { TranscriptionVocabulariesService } from '../transcription-vocabularies/
 import { LiveStreamPlaybackIdsService } from './live-stream-playback-ids.service';
 import { LiveStreamRepository } from './live-stream.repository';
 import { LiveStreamsService } from './live-streams.service';
+import { OutboundPolicy } from './outbound-policy';
 import { SimulcastTargetsService } from './simulcast-targets.service';
 
 jest.setTimeout(30_000);
@@ -38,7 +39,7 @@ describe.each([
   let vocabularies: TranscriptionVocabulariesService;
 
   const events = async (id: string): Promise<OutboxPayload[]> =>
-    ((await dataSource.query(`SELECT "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id])) as Array<{ payload: OutboxPayload }>).map(
+    (await dataSource.query<Array<{ payload: OutboxPayload }>>(`SELECT "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id])).map(
       (r) => r.payload,
     );
   const create = (fields: Record<string, unknown> = {}) =>
@@ -50,10 +51,11 @@ describe.each([
     const unitOfWork = new UnitOfWork(dataSource, liveDatabase.schema, { nudge: () => undefined });
     const repository = new LiveStreamRepository(dataSource);
     fakeAssets = new FakeAssets();
+    const outbound = new OutboundPolicy('loopback', 1935);
     vocabularies = new TranscriptionVocabulariesService(new TranscriptionVocabularyRepository(dataSource), unitOfWork);
-    service = new LiveStreamsService(repository, unitOfWork, fakeAssets, vocabularies);
+    service = new LiveStreamsService(repository, unitOfWork, fakeAssets, vocabularies, outbound);
     playbackIds = new LiveStreamPlaybackIdsService(repository, unitOfWork);
-    targets = new SimulcastTargetsService(repository, unitOfWork);
+    targets = new SimulcastTargetsService(repository, unitOfWork, outbound);
   });
 
   afterAll(async () => {
@@ -121,6 +123,26 @@ describe.each([
     ],
     ['an http simulcast url', { simulcast_targets: [{ url: 'http://x/app' }] }, ['simulcast_targets[0].url: must be an rtmp:// or rtmps:// URL']],
     [
+      "a simulcast target on the platform's own RTMP ingest (issue 12, drill 5)",
+      { simulcast_targets: [{ url: 'rtmp://127.0.0.1:1935/app', stream_key: 'another-streams-key' }] },
+      ["simulcast_targets[0].url: it is this platform's own RTMP ingest"],
+    ],
+    [
+      'a simulcast target on localhost at the RTMP port (the default port)',
+      { simulcast_targets: [{ url: 'rtmp://localhost/app' }] },
+      ["simulcast_targets[0].url: it is this platform's own RTMP ingest"],
+    ],
+    [
+      'a simulcast target on the cloud metadata address',
+      { simulcast_targets: [{ url: 'rtmp://169.254.169.254/app' }] },
+      ['simulcast_targets[0].url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to'],
+    ],
+    [
+      'a slate image on a private address (OUTBOUND_ALLOW=loopback)',
+      { reconnect_slate_url: 'http://10.0.0.8/slate.png' },
+      ['reconnect_slate_url: 10.0.0.8 is a private address, which this platform does not connect to (OUTBOUND_ALLOW)'],
+    ],
+    [
       'two generated subtitles',
       { generated_subtitles: [{ transcription_vocabulary_ids: [] }, { transcription_vocabulary_ids: [] }] },
       ['generated_subtitles: at most one item'],
@@ -173,11 +195,34 @@ describe.each([
     const stream = await create({ generated_subtitles: [{ transcription_vocabulary_ids: [kept.id, gone.id] }] });
     const other = await create();
     await vocabularies.delete(gone.id);
-    await service.forgetVocabulary(gone.id);
-    await service.forgetVocabulary(gone.id);
+    const handled = { consumer: 'live-vocabularies', eventId: `deleted-${gone.id}` };
+    await service.forgetVocabulary(gone.id, handled);
+    await service.forgetVocabulary(gone.id, handled); // redelivered
+    await service.forgetVocabulary(gone.id, { ...handled, eventId: `again-${gone.id}` }); // another event: no stream names it any more
     expect((await service.get(stream.id)).generated_subtitles[0].transcription_vocabulary_ids).toEqual([kept.id]);
     expect((await events(stream.id)).map((e) => e.type)).toEqual(['video.live_stream.created', 'video.live_stream.updated']);
     expect((await events(other.id)).map((e) => e.type)).toEqual(['video.live_stream.created']);
+    const processed = await dataSource.query<Array<{ event_id: string }>>(
+      `SELECT "event_id" FROM "live"."processed_events" WHERE "consumer" = 'live-vocabularies' AND "event_id" LIKE $1 ORDER BY "event_id"`,
+      [`%-${gone.id}`],
+    );
+    expect(processed.map((r) => r.event_id)).toEqual([`again-${gone.id}`, `deleted-${gone.id}`]);
+  });
+
+  it('handles a vocabulary deletion event once even if a stream names the id again', async () => {
+    const gone = await vocabularies.create({ id: '', phrases: ['gone'] });
+    const stream = await create({ generated_subtitles: [{ transcription_vocabulary_ids: [gone.id] }] });
+    await vocabularies.delete(gone.id);
+    const handled = { consumer: 'live-vocabularies', eventId: `deleted-${gone.id}` };
+    await service.forgetVocabulary(gone.id, handled);
+    // as if the stream named it again: the redelivered event still changes nothing (it was handled)
+    await dataSource.query(`UPDATE "live"."live_streams" SET "generated_subtitles" = $2::jsonb WHERE "id" = $1`, [
+      stream.id,
+      JSON.stringify([{ name: 'English CC', language_code: 'en', transcription_vocabulary_ids: [gone.id] }]),
+    ]);
+    await service.forgetVocabulary(gone.id, handled);
+    expect((await service.get(stream.id)).generated_subtitles[0].transcription_vocabulary_ids).toEqual([gone.id]);
+    expect((await events(stream.id)).map((e) => e.type)).toEqual(['video.live_stream.created', 'video.live_stream.updated']);
   });
 
   it('patches the listed subset, clears passthrough and the slate with an empty string, and emits video.live_stream.updated', async () => {
@@ -245,109 +290,33 @@ describe.each([
     expect(types).toEqual(['video.live_stream.simulcast_target.created', 'video.live_stream.simulcast_target.deleted']);
   });
 
+  it("refuses a simulcast target on the platform's own RTMP ingest and a slate on a refused address (400), changing nothing", async () => {
+    const stream = await create();
+    const own = await rejection(targets.create({ live_stream_id: stream.id, target: { url: 'rtmp://[::1]:1935/app', stream_key: 'k' } }));
+    expect(own.code).toBe(ErrorCode.INVALID_PARAMETERS);
+    expect(own.messages).toEqual(["url: it is this platform's own RTMP ingest"]);
+    // another loopback port is allowed with OUTBOUND_ALLOW=loopback (a second RTMP server on the same machine)
+    await targets.create({ live_stream_id: stream.id, target: { url: 'rtmp://127.0.0.1:1936/app', stream_key: 'k' } });
+    const slate = await rejection(service.update({ id: stream.id, reconnect_slate_url: 'http://169.254.169.254/latest/meta-data/' }));
+    expect(slate.code).toBe(ErrorCode.INVALID_PARAMETERS);
+    expect(slate.messages).toEqual(['reconnect_slate_url: 169.254.169.254 is a cloud metadata address, which this platform does not connect to']);
+    const after = await service.get(stream.id);
+    expect(after.reconnect_slate_url).toBeUndefined();
+    expect(after.simulcast_targets).toEqual([expect.objectContaining({ url: 'rtmp://127.0.0.1:1936/app' })]);
+  });
+
   it('deletes a stream with its playback ids and targets, emitting video.live_stream.deleted', async () => {
     const stream = await create({ playback_policy: ['public'], simulcast_targets: [{ url: 'rtmp://x.example/app' }] });
     await service.delete(stream.id);
     expect((await rejection(service.get(stream.id))).code).toBe(ErrorCode.NOT_FOUND);
     expect((await rejection(playbackIds.lookup(stream.playback_ids[0].id))).code).toBe(ErrorCode.NOT_FOUND);
-    const counts = (await dataSource.query(
+    const counts = await dataSource.query<Array<{ p: string; t: string }>>(
       `SELECT (SELECT count(*) FROM "live"."playback_ids" WHERE "live_stream_id" = $1) AS p, (SELECT count(*) FROM "live"."simulcast_targets" WHERE "live_stream_id" = $1) AS t`,
       [stream.id],
-    )) as Array<{ p: string; t: string }>;
+    );
     expect(counts[0]).toEqual({ p: '0', t: '0' });
     expect((await events(stream.id)).at(-1)).toMatchObject({ type: 'video.live_stream.deleted', data: { id: stream.id } });
     expect((await rejection(service.delete(stream.id))).code).toBe(ErrorCode.NOT_FOUND);
-  });
-
-  it('admits a publish only for a known key of a stream that is not disabled, and tracks the session', async () => {
-    const stream = await create();
-    expect(await service.authorizePublish('nope')).toEqual({ refused: 'unknown stream key' });
-    const verdict = await service.authorizePublish(stream.stream_key);
-    expect('stream' in verdict && verdict.stream.id).toBe(stream.id);
-
-    await service.markActive(stream.id, 'rtmp');
-    expect(await service.get(stream.id)).toMatchObject({ status: 'active', active_ingest_protocol: 'rtmp' });
-    const started = new Date();
-    expect(await service.sessionEnd(stream.id, stream.stream_key, started)).toBeUndefined();
-    expect(await service.sessionEnd(stream.id, stream.stream_key, started, new Date(started.getTime() + 43_200_000))).toEqual({
-      reason: 'the session reached max_continuous_duration (43200 s)',
-      disable: false,
-    });
-    const testStream = await create({ test: true });
-    expect(await service.sessionEnd(testStream.id, testStream.stream_key, started, new Date(started.getTime() + 299_000))).toBeUndefined();
-    expect(await service.sessionEnd(testStream.id, testStream.stream_key, started, new Date(started.getTime() + 300_000))).toEqual({
-      reason: 'a test stream runs at most 5 minutes',
-      disable: true,
-    });
-    const reset = await service.resetStreamKey(stream.id);
-    expect(await service.sessionEnd(stream.id, stream.stream_key, started)).toEqual({ reason: 'the stream key was reset' });
-    expect(await service.authorizePublish(stream.stream_key)).toEqual({ refused: 'unknown stream key' });
-    await service.markEnded(stream.id);
-    await service.markEnded(stream.id); // a repeat: disconnected again, no second idle
-    const ended = await service.get(stream.id);
-    expect(ended.status).toBe('idle');
-    expect(ended.active_ingest_protocol).toBeUndefined();
-
-    await service.disable(stream.id);
-    expect(await service.authorizePublish(reset.stream_key)).toEqual({ refused: 'the live stream is disabled' });
-    expect(await service.sessionEnd(stream.id, reset.stream_key, started)).toEqual({ reason: 'the live stream was disabled' });
-    expect(await service.sessionEnd('gone', reset.stream_key, started)).toEqual({ reason: 'the live stream was deleted' });
-    await service.markActive(stream.id, 'rtmp'); // a disabled stream does not turn active
-    expect((await service.get(stream.id)).status).toBe('disabled');
-    expect((await events(stream.id)).map((e) => e.type)).toEqual([
-      'video.live_stream.created',
-      'video.live_stream.connected',
-      'video.live_stream.active',
-      'video.live_stream.updated',
-      'video.live_stream.disconnected',
-      'video.live_stream.idle',
-      'video.live_stream.disconnected',
-      'video.live_stream.disabled',
-    ]);
-  });
-
-  it('keeps a stream active through the reconnect window, then makes it idle', async () => {
-    const stream = await create({ reconnect_window: 30 });
-    await service.markActive(stream.id, 'rtmp', 'rec-1');
-    await service.markDisconnected(stream.id);
-    expect(await service.get(stream.id)).toMatchObject({ status: 'active', active_asset_id: 'rec-1', recent_asset_ids: ['rec-1'] });
-    await service.markActive(stream.id, 'rtmp', undefined, true); // the encoder is back: same recording
-    expect(await service.get(stream.id)).toMatchObject({ status: 'active', active_asset_id: 'rec-1', recent_asset_ids: ['rec-1'] });
-    await service.markDisconnected(stream.id);
-    await service.markIdle(stream.id);
-    const idle = await service.get(stream.id);
-    expect(idle).toMatchObject({ status: 'idle', recent_asset_ids: ['rec-1'] });
-    expect(idle.active_asset_id).toBeUndefined();
-    expect((await events(stream.id)).map((e) => e.type)).toEqual([
-      'video.live_stream.created',
-      'video.live_stream.connected',
-      'video.live_stream.recording',
-      'video.live_stream.active',
-      'video.live_stream.disconnected',
-      'video.live_stream.connected',
-      'video.live_stream.disconnected',
-      'video.live_stream.idle',
-    ]);
-  });
-
-  it('asks the ingest to end a recording under way on complete, and its encoder to go 60 s later', async () => {
-    const idle = await create();
-    await service.complete(idle.id); // nothing recording: nothing to end
-    expect(await service.completionRequested(idle.id)).toBe(false);
-
-    const stream = await create();
-    await service.markActive(stream.id, 'rtmp', 'rec-9');
-    expect(await service.completionRequested(stream.id)).toBe(false);
-    await service.complete(stream.id);
-    expect(await service.completionRequested(stream.id)).toBe(true);
-    const asked = new Date();
-    expect(await service.sessionEnd(stream.id, stream.stream_key, asked, new Date(asked.getTime() + 59_000))).toBeUndefined();
-    expect(await service.sessionEnd(stream.id, stream.stream_key, asked, new Date(asked.getTime() + 61_000))).toEqual({
-      reason: 'the live stream was completed 60 s ago',
-    });
-    await service.markIdle(stream.id); // the ingest closed the recording
-    expect(await service.completionRequested(stream.id)).toBe(false);
-    expect((await service.get(stream.id)).status).toBe('idle');
   });
 
   it('lists newest first, filtered by status and stream key', async () => {

@@ -9,6 +9,8 @@ import { LiveStreamPlaybackIdsService } from './live-stream-playback-ids.service
 import { LiveStreamRepository } from './live-stream.repository';
 import { LiveStreamsGrpcController } from './live-streams.grpc-controller';
 import { LiveStreamsService } from './live-streams.service';
+import { LiveStreamIngest } from './live-stream-ingest.service';
+import { OutboundPolicy } from './outbound-policy';
 import { SimulcastTargetStates, SimulcastTargetsService } from './simulcast-targets.service';
 import { VocabularyEventsConsumer } from './vocabulary-events.consumer';
 
@@ -26,6 +28,7 @@ const ASSETS_GRPC = 'grpc-client:assets';
   controllers: [LiveStreamsGrpcController],
   providers: [
     LiveStreamsService,
+    LiveStreamIngest,
     LiveStreamPlaybackIdsService,
     SimulcastTargetsService,
     SimulcastTargetStates,
@@ -42,7 +45,8 @@ const ASSETS_GRPC = 'grpc-client:assets';
       useFactory: (client: ClientGrpc) => client.getService<assets.AssetProcessingServiceClient>(assets.ASSET_PROCESSING_SERVICE_NAME),
     },
     { provide: ASSETS_PORT, useClass: GrpcAssets },
+    { provide: OutboundPolicy, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new OutboundPolicy(config.outboundAllow, config.rtmpPort) },
   ],
-  exports: [LiveStreamsService, SimulcastTargetStates, LiveStreamRepository, ASSETS_PORT],
+  exports: [LiveStreamsService, LiveStreamIngest, SimulcastTargetStates, LiveStreamRepository, ASSETS_PORT, OutboundPolicy],
 })
 export class LiveStreamsModule {}

@@ -1,4 +1,4 @@
-import { sessionLimitSeconds, TEST_STREAM_SECONDS } from './live-streams.service';
+import { sessionLimitSeconds, TEST_STREAM_SECONDS } from './session-limit';
 
 describe('sessionLimitSeconds', () => {
   it('is max_continuous_duration, and at most 5 minutes for a test stream', () => {

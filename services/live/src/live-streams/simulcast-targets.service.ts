@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
 import { live } from '@platform/proto';
-import { emitLiveStreamEvent, emitTargetEvent, LIVE_STREAM_EVENTS, TARGET_STATUS_EVENTS } from './live-stream-events';
+import { emitLiveStreamEvent, emitTargetEvent, LIVE_STREAM_EVENTS, SIMULCAST_TARGET_EVENTS, TARGET_STATUS_EVENTS } from './live-stream-events';
 import { SimulcastStatus, SimulcastTargetEntity } from './live-stream.entity';
 import { toSimulcastTargetMessage } from './live-stream.mapper';
 import { LiveStreamRepository } from './live-stream.repository';
 import { checkSimulcastTarget, throwIfInvalid } from './live-stream-settings';
 import { newTarget, notFound as streamNotFound } from './live-streams.service';
+import { OutboundPolicy } from './outbound-policy';
 
 /** Simulcast targets (spec 2.3, 4.3): created and deleted only while the stream is `idle` (spec 3). */
 @Injectable()
@@ -15,11 +16,12 @@ export class SimulcastTargetsService {
   constructor(
     @Inject(LiveStreamRepository) private readonly streams: LiveStreamRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
+    @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
   ) {}
 
   async create(r: live.CreateSimulcastTargetRequest): Promise<live.SimulcastTarget> {
     const invalid: string[] = [];
-    checkSimulcastTarget(r.target, 'simulcast_target', invalid);
+    checkSimulcastTarget(r.target, 'simulcast_target', invalid, this.outbound);
     throwIfInvalid(invalid.map((m) => m.replace(/^simulcast_target\./, '')));
     return this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, r.live_stream_id);
@@ -29,7 +31,7 @@ export class SimulcastTargetsService {
       const target = newTarget(stream.id, r.target!, now);
       await this.streams.insertTarget(manager, target);
       const updated = await this.streams.update(manager, stream.id, { updatedAt: now });
-      emitTargetEvent(emit, LIVE_STREAM_EVENTS.targetCreated, target);
+      emitTargetEvent(emit, SIMULCAST_TARGET_EVENTS.created, target);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.updated, await this.streams.record(updated, manager));
       return toSimulcastTargetMessage(target);
     });
@@ -51,13 +53,14 @@ export class SimulcastTargetsService {
         throw DomainError.precondition(`Simulcast targets can be deleted only while the live stream is idle; it is ${stream.status}`);
       await this.streams.deleteTarget(manager, stream.id, target.id);
       const updated = await this.streams.update(manager, stream.id, { updatedAt: new Date() });
-      emitTargetEvent(emit, LIVE_STREAM_EVENTS.targetDeleted, target);
+      emitTargetEvent(emit, SIMULCAST_TARGET_EVENTS.deleted, target);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.updated, await this.streams.record(updated, manager));
     });
   }
 }
 
-export type TargetState = { status: Exclude<SimulcastStatus, 'errored'> } | { status: 'errored'; severity: 'normal' | 'fatal' };
+/** A target's next status; an error carries the reason (logged: the API has no field for it). */
+export type TargetState = { status: Exclude<SimulcastStatus, 'errored'> } | { status: 'errored'; severity: 'normal' | 'fatal'; reason?: string };
 
 /** How the relays of a live session move their targets (spec 3), each change with its event. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { EVENT_BUS, EventBus, PlatformEvent, topicOf } from '@platform/events';
+import { EVENT_BUS, EventBus, RegisteredEvent, subscribeEvents } from '@platform/events';
 import { LiveStreamsService } from './live-streams.service';
 
 export const CONSUMER_GROUP = 'live-vocabularies';
@@ -7,7 +7,9 @@ export const VOCABULARY_DELETED = 'video.transcription_vocabulary.deleted';
 
 /**
  * Spec 4.8: a deleted vocabulary is disassociated from every live stream's generated subtitles.
- * Idempotent: a stream that no longer names the id is left alone (no event).
+ * Each event is validated against the registry first (an invalid one is a dead letter) and handled
+ * once: the streams' changes, their events and the event id in `live.processed_events` commit
+ * together.
  */
 @Injectable()
 export class VocabularyEventsConsumer implements OnModuleInit {
@@ -17,11 +19,10 @@ export class VocabularyEventsConsumer implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.bus.subscribe({ group: CONSUMER_GROUP, topics: [topicOf(VOCABULARY_DELETED)], handle: (event) => this.handle(event) });
+    await subscribeEvents(this.bus, { group: CONSUMER_GROUP, types: [VOCABULARY_DELETED], handle: (event) => this.handle(event) });
   }
 
-  async handle(event: PlatformEvent): Promise<void> {
-    if (event.type !== VOCABULARY_DELETED) return;
-    await this.streams.forgetVocabulary(event.object.id);
+  async handle(event: RegisteredEvent<typeof VOCABULARY_DELETED>): Promise<void> {
+    await this.streams.forgetVocabulary(event.object.id, { consumer: CONSUMER_GROUP, eventId: event.id });
   }
 }

@@ -10,28 +10,36 @@ export class FakeAssets implements AssetsPort {
   readonly created: assets.CreateAssetRequest[] = [];
   readonly probes: assets.RecordProbeRequest[] = [];
   readonly ready: string[] = [];
+  readonly errored: Array<{ assetId: string; errors: assets.AssetErrors }> = [];
   readonly trackStatuses: Array<{ assetId: string; trackId: string; status: string }> = [];
 
-  async checkSettings(request: assets.CreateAssetRequest): Promise<void> {
+  checkSettings(request: assets.CreateAssetRequest): Promise<void> {
     this.checked.push(request);
-    if (this.refuse) throw this.refuse;
+    return this.refuse ? Promise.reject(this.refuse) : Promise.resolve();
   }
 
-  async createAsset(request: assets.CreateAssetRequest): Promise<assets.Asset> {
+  createAsset(request: assets.CreateAssetRequest): Promise<assets.Asset> {
     this.created.push(request);
-    return { id: `asset-${this.created.length}`, status: 'preparing' } as assets.Asset;
+    return Promise.resolve({ id: `asset-${this.created.length}`, status: 'preparing' } as assets.Asset);
   }
 
-  async recordProbe(request: assets.RecordProbeRequest): Promise<assets.Track[]> {
+  recordProbe(request: assets.RecordProbeRequest): Promise<assets.Track[]> {
     this.probes.push(request);
-    return request.tracks.map((t, i) => ({ ...t, id: `track-${i + 1}` }));
+    return Promise.resolve(request.tracks.map((t, i) => ({ ...t, id: `track-${i + 1}` })));
   }
 
-  async markReady(assetId: string): Promise<void> {
+  markReady(assetId: string): Promise<void> {
     this.ready.push(assetId);
+    return Promise.resolve();
   }
 
-  async setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void> {
+  markErrored(assetId: string, errors: assets.AssetErrors): Promise<void> {
+    this.errored.push({ assetId, errors });
+    return Promise.resolve();
+  }
+
+  setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void> {
     this.trackStatuses.push({ assetId, trackId, status });
+    return Promise.resolve();
   }
 }

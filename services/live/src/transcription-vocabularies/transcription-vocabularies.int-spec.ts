@@ -1,12 +1,14 @@
 import { loadConfig } from '@platform/config';
 import { openDatabase } from '@platform/database';
 import { DomainError, ErrorCode } from '@platform/errors';
+import { toTranscriptionVocabulary } from '@platform/api-shapes';
 import { UnitOfWork } from '@platform/events';
 import { newId, unixSeconds } from '@platform/ids';
 import { DataSource } from 'typeorm';
 import { liveDatabase } from '../database-options';
 import { CreateTranscriptionVocabularies1732200000100 } from '../migrations/1732200000100-create-transcription-vocabularies';
 import { TranscriptionVocabularyEntity } from './transcription-vocabulary.entity';
+import { toTranscriptionVocabularyMessage } from './transcription-vocabulary.mapper';
 import { TranscriptionVocabularyRepository } from './transcription-vocabulary.repository';
 import { TranscriptionVocabulariesService } from './transcription-vocabularies.service';
 import { createTestDatabase } from '@platform/testing';
@@ -40,17 +42,19 @@ describe('transcription vocabularies on real Postgres', () => {
     await database?.drop();
   });
 
-  const outboxOf = (id: string) =>
-    dataSource.query(`SELECT "topic", "key", "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id]) as Promise<OutboxRow[]>;
+  const outboxOf = (id: string) => dataSource.query<OutboxRow[]>(`SELECT "topic", "key", "payload" FROM "live"."outbox" WHERE "key" = $1 ORDER BY "id"`, [id]);
   const rowCount = async (id: string) =>
-    Number(((await dataSource.query(`SELECT count(*) AS n FROM "live"."transcription_vocabularies" WHERE "id" = $1`, [id])) as Array<{ n: string }>)[0].n);
+    Number((await dataSource.query<Array<{ n: string }>>(`SELECT count(*) AS n FROM "live"."transcription_vocabularies" WHERE "id" = $1`, [id]))[0].n);
 
   describe('migrations', () => {
     it('create the tables and the outbox in schema "live", recorded once', async () => {
-      const tables = (await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'live' ORDER BY table_name`)) as Array<{
-        table_name: string;
-      }>;
+      const tables = await dataSource.query<
+        Array<{
+          table_name: string;
+        }>
+      >(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'live' ORDER BY table_name`);
       expect(tables.map((t) => t.table_name)).toEqual([
+        'final_subtitle_passes',
         'live_streams',
         'migrations',
         'outbox',
@@ -64,9 +68,9 @@ describe('transcription vocabularies on real Postgres', () => {
 
     it('are idempotent: opening the database again applies nothing and fails nothing', async () => {
       const applied = async () =>
-        ((await dataSource.query(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
+        (await dataSource.query<Array<{ name: string }>>(`SELECT "name" FROM "live"."migrations" ORDER BY "name"`)).map((r) => r.name);
       const before = await applied();
-      expect(before).toHaveLength(4);
+      expect(before).toHaveLength((liveDatabase.migrations as unknown[]).length);
 
       const again = await openDatabase(config(), liveDatabase);
       await again.destroy();
@@ -104,10 +108,10 @@ describe('transcription vocabularies on real Postgres', () => {
       expect(updated).toEqual({ id: created.id, phrases: ['only one'], created_at: created.created_at, updated_at: updated.updated_at });
       expect(updated.updated_at).toBeGreaterThanOrEqual(created.updated_at);
       expect(await service.get(created.id)).toEqual(updated);
-      const [row] = (await dataSource.query(
+      const [row] = await dataSource.query<Array<{ name: string | null; passthrough: string | null; created_at: Date; updated_at: Date }>>(
         `SELECT "name", "passthrough", "created_at", "updated_at" FROM "live"."transcription_vocabularies" WHERE "id" = $1`,
         [created.id],
-      )) as Array<{ name: string | null; passthrough: string | null; created_at: Date; updated_at: Date }>;
+      );
       expect(row.name).toBeNull();
       expect(row.passthrough).toBeNull();
       expect(row.updated_at.getTime()).toBeGreaterThanOrEqual(row.created_at.getTime());
@@ -194,7 +198,7 @@ describe('transcription vocabularies on real Postgres', () => {
       const failure = await unitOfWork
         .run(async (manager, emit) => {
           await repository.insert(manager, vocabulary);
-          emit({ type: 'video.transcription_vocabulary.created', object: { type: 'transcription_vocabulary', id: vocabulary.id }, data: {} });
+          emit('video.transcription_vocabulary.created', toTranscriptionVocabulary(toTranscriptionVocabularyMessage(vocabulary)));
           throw new Error('fails after the insert');
         })
         .catch((e: unknown) => e);

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
-import { Emit, UnitOfWork } from '@platform/events';
+import { toTranscriptionVocabulary } from '@platform/api-shapes';
+import { Emit, EventTypeFor, UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { common, live } from '@platform/proto';
 import { TranscriptionVocabularyEntity } from './transcription-vocabulary.entity';
 import { validVocabularyFields } from './transcription-vocabulary-fields';
-import { toTranscriptionVocabularyEventData, toTranscriptionVocabularyMessage } from './transcription-vocabulary.mapper';
+import { toTranscriptionVocabularyMessage } from './transcription-vocabulary.mapper';
 import { TranscriptionVocabularyRepository } from './transcription-vocabulary.repository';
 
 /** Spec 4.8: list `limit` defaults to 10 and may not exceed 10. */
@@ -76,8 +77,9 @@ export class TranscriptionVocabulariesService {
   }
 }
 
-function emitChange(emit: Emit, type: string, vocabulary: TranscriptionVocabularyEntity): void {
-  emit({ type, object: { type: 'transcription_vocabulary', id: vocabulary.id }, data: toTranscriptionVocabularyEventData(vocabulary) });
+/** The data is the vocabulary's API body, built by the gateway's own mapper from the same message. */
+function emitChange(emit: Emit, type: EventTypeFor<'transcription_vocabulary'>, vocabulary: TranscriptionVocabularyEntity): void {
+  emit(type, toTranscriptionVocabulary(toTranscriptionVocabularyMessage(vocabulary)));
 }
 
 function notFound(): DomainError {

@@ -1,3 +1,4 @@
+import { characterCount, PHRASE_PATTERN } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 import { live } from '@platform/proto';
 import { TranscriptionVocabularyFields } from './transcription-vocabulary.entity';
@@ -10,9 +11,6 @@ export const MAX_PASSTHROUGH_LENGTH = 255;
 
 type Input = Pick<live.TranscriptionVocabularyInput, 'name' | 'phrases' | 'passthrough'>;
 
-/** Length in characters (code points), not UTF-16 units. */
-const length = (value: string) => [...value].length;
-
 /**
  * The fields to store from a create or PUT body, which replaces all of them: an absent or
  * empty name or passthrough is stored as none. Throws INVALID_PARAMETERS naming every
@@ -24,10 +22,10 @@ export function validVocabularyFields(input: Input): TranscriptionVocabularyFiel
   if (phrases.length === 0) problems.push('phrases: must be a non-empty array of phrases');
   if (phrases.length > MAX_PHRASES) problems.push(`phrases: at most ${MAX_PHRASES} phrases are allowed, got ${phrases.length}`);
   phrases.forEach((phrase, i) => {
-    if (typeof phrase !== 'string' || phrase.trim() === '') problems.push(`phrases[${i}]: must be a non-empty string`);
-    else if (length(phrase) > MAX_PHRASE_LENGTH) problems.push(`phrases[${i}]: must be at most ${MAX_PHRASE_LENGTH} characters`);
+    if (typeof phrase !== 'string' || !PHRASE_PATTERN.test(phrase)) problems.push(`phrases[${i}]: must be a non-empty string`);
+    else if (characterCount(phrase) > MAX_PHRASE_LENGTH) problems.push(`phrases[${i}]: must be at most ${MAX_PHRASE_LENGTH} characters`);
   });
-  if (input.passthrough !== undefined && length(input.passthrough) > MAX_PASSTHROUGH_LENGTH) {
+  if (input.passthrough !== undefined && characterCount(input.passthrough) > MAX_PASSTHROUGH_LENGTH) {
     problems.push(`passthrough: must be at most ${MAX_PASSTHROUGH_LENGTH} characters`);
   }
   if (problems.length > 0) throw DomainError.invalid(...problems);

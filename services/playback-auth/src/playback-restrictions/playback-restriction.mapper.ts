@@ -12,25 +12,6 @@ export function toPlaybackRestrictionMessage(r: PlaybackRestrictionEntity): play
   };
 }
 
-/** Event data of video.playback_restriction.*: the restriction as the REST API shows it. */
-export type PlaybackRestrictionEventData = {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  referrer: { allowed_domains: string[]; allow_no_referrer: boolean };
-  user_agent: { allow_no_user_agent: boolean; allow_high_risk_user_agent: boolean };
-};
-
-export function toPlaybackRestrictionEventData(r: PlaybackRestrictionEntity): PlaybackRestrictionEventData {
-  return {
-    id: r.id,
-    created_at: unixSeconds(r.createdAt),
-    updated_at: unixSeconds(r.updatedAt),
-    referrer: referrerOf(r),
-    user_agent: userAgentOf(r),
-  };
-}
-
 function referrerOf(r: PlaybackRestrictionEntity): playbackAuth.ReferrerRule {
   return { allowed_domains: [...r.allowedDomains], allow_no_referrer: r.allowNoReferrer };
 }

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
-import { Emit, UnitOfWork } from '@platform/events';
+import { toPlaybackRestriction } from '@platform/api-shapes';
+import { Emit, EventTypeFor, UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { common, playbackAuth } from '@platform/proto';
 import { PlaybackRestrictionEntity } from './playback-restriction.entity';
-import { toPlaybackRestrictionEventData, toPlaybackRestrictionMessage } from './playback-restriction.mapper';
+import { toPlaybackRestrictionMessage } from './playback-restriction.mapper';
 import { PlaybackRestrictionRepository } from './playback-restriction.repository';
 import { normalizeAllowedDomains } from './referrer-rule';
 import { userAgentRuleOrDefault } from './user-agent-rule';
@@ -115,8 +116,9 @@ function userAgentColumns(rule: playbackAuth.UserAgentRule | null | undefined): 
   return { allowNoUserAgent: allow_no_user_agent, allowHighRiskUserAgent: allow_high_risk_user_agent };
 }
 
-function emitChange(emit: Emit, type: string, restriction: PlaybackRestrictionEntity): void {
-  emit({ type, object: { type: 'playback_restriction', id: restriction.id }, data: toPlaybackRestrictionEventData(restriction) });
+/** The data is the restriction's API body, built by the gateway's own mapper from the same message. */
+function emitChange(emit: Emit, type: EventTypeFor<'playback_restriction'>, restriction: PlaybackRestrictionEntity): void {
+  emit(type, toPlaybackRestriction(toPlaybackRestrictionMessage(restriction)));
 }
 
 function notFound(): DomainError {

@@ -1,5 +1,6 @@
 import { DomainError, ErrorCode } from '@platform/errors';
-import { isAllowedDomain, normalizeAllowedDomains, ReferrerRule, referrerAllowed } from './referrer-rule';
+import { isAllowedDomain } from '@platform/api-rules';
+import { normalizeAllowedDomains, ReferrerRule, referrerAllowed } from './referrer-rule';
 
 const rule = (allowed_domains: string[], allow_no_referrer = false): ReferrerRule => ({ allowed_domains, allow_no_referrer });
 

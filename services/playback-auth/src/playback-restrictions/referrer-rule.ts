@@ -1,3 +1,4 @@
+import { isAllowedDomain } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 
 /** A playback restriction's referrer rule (spec 2.7), with domains as stored: lowercase, unique. */
@@ -7,20 +8,6 @@ export interface ReferrerRule {
 }
 
 export const MAX_ALLOWED_DOMAINS = 10;
-
-// RFC 1123 label: letters, digits and inner hyphens, 1 to 63 characters
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** A lowercase hostname made of RFC 1123 labels; one label (`localhost`) is enough. */
-export function isHostname(value: string): boolean {
-  return value.length > 0 && value.length <= 253 && value.split('.').every((label) => LABEL.test(label));
-}
-
-/** `*`, a hostname, or `*.` followed by a hostname; nothing else may hold a wildcard. */
-export function isAllowedDomain(value: string): boolean {
-  if (value === '*') return true;
-  return isHostname(value.startsWith('*.') ? value.slice(2) : value);
-}
 
 /**
  * The allowed_domains to store: lowercased and de-duplicated, first occurrence first.

@@ -7,8 +7,3 @@ export function toSigningKeyMessage(key: SigningKeySummary, privateKey?: string)
   if (privateKey !== undefined) message.private_key = privateKey;
   return message;
 }
-
-/** Event data of system.signing_key.*: never any key material. */
-export function toSigningKeyEventData(key: SigningKeySummary): { id: string; created_at: string } {
-  return { id: key.id, created_at: unixSeconds(key.createdAt) };
-}

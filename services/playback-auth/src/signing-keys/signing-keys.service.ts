@@ -2,11 +2,12 @@ import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
+import { toSigningKey } from '@platform/api-shapes';
 import { UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { common, playbackAuth } from '@platform/proto';
 import { SigningKeyRepository } from './signing-key.repository';
-import { toSigningKeyEventData, toSigningKeyMessage } from './signing-key.mapper';
+import { toSigningKeyMessage } from './signing-key.mapper';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -39,7 +40,7 @@ export class SigningKeysService {
     const key = { id: newId(), publicKey, createdAt: new Date(), deletedAt: null };
     await this.unitOfWork.run(async (manager, emit) => {
       await this.keys.insert(manager, key);
-      emit({ type: SIGNING_KEY_EVENTS.created, object: { type: 'signing_key', id: key.id }, data: toSigningKeyEventData(key) });
+      emit(SIGNING_KEY_EVENTS.created, toSigningKey(toSigningKeyMessage(key)));
     });
     return toSigningKeyMessage(key, Buffer.from(privateKey, 'utf8').toString('base64'));
   }
@@ -62,7 +63,7 @@ export class SigningKeysService {
     await this.unitOfWork.run(async (manager, emit) => {
       const key = await this.keys.softDelete(manager, id, new Date());
       if (!key) throw DomainError.notFound('Signing key');
-      emit({ type: SIGNING_KEY_EVENTS.deleted, object: { type: 'signing_key', id: key.id }, data: toSigningKeyEventData(key) });
+      emit(SIGNING_KEY_EVENTS.deleted, toSigningKey(toSigningKeyMessage(key)));
     });
   }
 

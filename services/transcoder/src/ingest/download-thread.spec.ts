@@ -14,7 +14,7 @@ describe('downloadInThread', () => {
   let base: string;
   let dir: string;
   const file = () => join(dir, 'input');
-  const options = { maxBytes: 1_000_000, timeoutSeconds: 5 };
+  const options = { maxBytes: 1_000_000, timeoutSeconds: 5, idleSeconds: 5, outboundAllow: 'loopback' as const };
 
   beforeAll(async () => {
     if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first`);
@@ -49,6 +49,15 @@ describe('downloadInThread', () => {
     expect((error as DownloadError).message).toBe('Unable to download input file: HTTP 404');
     const tooBig = await downloadInThread(`${base}/clip`, file(), { ...options, maxBytes: 1000 }, ENTRY).catch((e: unknown) => e);
     expect((tooBig as DownloadError).message).toBe('Unable to download input file: larger than 1000 bytes');
+  });
+
+  it('applies the outbound policy and the idle timeout on the thread too', async () => {
+    const refused = await downloadInThread(`${base}/clip`, file(), { ...options, outboundAllow: 'public' }, ENTRY).catch((e: unknown) => e);
+    expect((refused as DownloadError).message).toBe(
+      'Unable to download input file: 127.0.0.1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)',
+    );
+    const stalled = await downloadInThread(`${base}/slow`, file(), { ...options, idleSeconds: 0.3 }, ENTRY).catch((e: unknown) => e);
+    expect((stalled as DownloadError).message).toBe('Unable to download input file: no data received for 0.3 s');
   });
 
   it("rejects with the job signal's reason when aborted, without waiting for the transfer", async () => {

@@ -37,7 +37,7 @@ export function downloadInThread(url: string, file: string, options: DownloadOpt
       fn();
     };
     const onAbort = () => {
-      settle(() => reject(signal!.reason));
+      settle(() => reject(signal!.reason instanceof Error ? signal!.reason : new Error('download aborted')));
       void worker.terminate();
     };
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -1,13 +1,17 @@
 import { createWriteStream } from 'node:fs';
-import http, { IncomingMessage } from 'node:http';
-import https from 'node:https';
+import { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { guardedRequest, OutboundAllow, OutboundGuard, OutboundRefusedError } from '@platform/outbound';
 
 export interface DownloadOptions {
   maxBytes: number;
   /** For the whole download, redirects included. */
   timeoutSeconds: number;
+  /** Longest wait for the response's headers or for the next bytes of its body (a stalled server). */
+  idleSeconds: number;
+  /** OUTBOUND_ALLOW: which addresses the URL (and every redirect) may lead to. */
+  outboundAllow: OutboundAllow;
   /** The job's signal: aborting it rejects with its reason, not with a DownloadError. */
   signal?: AbortSignal;
   maxRedirects?: number;
@@ -26,31 +30,43 @@ export class DownloadError extends Error {
   }
 }
 
+/**
+ * Network failures keep only what a user can act on. Everything else at the socket level (refused,
+ * reset, not HTTP, TLS) is one generic reason, so an input URL cannot be used to tell which ports of a
+ * host are open or what listens on them.
+ */
 const NETWORK_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
   ENOTFOUND: 'host not found',
   EAI_AGAIN: 'host not found',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'timed out',
-  ERR_STREAM_PREMATURE_CLOSE: 'the connection closed before the end of the file',
-  CERT_HAS_EXPIRED: 'TLS certificate expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate not trusted',
-  SELF_SIGNED_CERT_IN_CHAIN: 'TLS certificate not trusted',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
 };
+export const CONNECTION_FAILED = 'the connection to the server failed';
+export const CUT_SHORT = 'the connection closed before the end of the file';
 
 /**
- * Streams an http(s) URL into `file`, following up to 5 redirects, bounded in size (Content-Length and
- * the bytes actually received) and in time. Every failure is a DownloadError with a short reason.
+ * Streams an http(s) URL into `file` through the outbound guard (the address of every hop checked,
+ * the socket pinned to it, up to 5 redirects), bounded in size (Content-Length and the bytes actually
+ * received), in time, and in idle time (a server that stops sending). Every failure is a DownloadError
+ * with a short reason.
  */
-export async function downloadInput(url: string, file: string, options: DownloadOptions): Promise<Downloaded> {
+export async function downloadInput(
+  url: string,
+  file: string,
+  options: DownloadOptions,
+  guard = new OutboundGuard(options.outboundAllow),
+): Promise<Downloaded> {
   const timeout = AbortSignal.timeout(options.timeoutSeconds * 1000);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const idle = new IdleTimer(options.idleSeconds * 1000);
+  const signal = AbortSignal.any([timeout, idle.signal, ...(options.signal ? [options.signal] : [])]);
+  let responded = false;
   try {
-    const response = await follow(url, signal, options.maxRedirects ?? 5);
+    const { response } = await guardedRequest(guard, url, {
+      signal,
+      maxRedirects: options.maxRedirects ?? 5,
+      headers: { 'user-agent': 'video-platform-transcoder', accept: '*/*' },
+      onResponse: () => idle.touch(),
+    });
+    responded = true;
+    checkStatus(response);
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > options.maxBytes) {
       response.destroy();
@@ -59,56 +75,61 @@ export async function downloadInput(url: string, file: string, options: Download
     let bytes = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
+        idle.touch();
         bytes += chunk.length;
         done(bytes > options.maxBytes ? new DownloadError(`larger than ${options.maxBytes} bytes`) : null, chunk);
       },
     });
     await pipeline(response, counter, createWriteStream(file), { signal });
-    if (Number.isFinite(declared) && bytes < declared) throw new DownloadError('the connection closed before the end of the file');
+    if (Number.isFinite(declared) && bytes < declared) throw new DownloadError(CUT_SHORT);
     const contentType = response.headers['content-type'];
     return { bytes, ...(contentType ? { contentType } : {}) };
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('download aborted');
     if (timeout.aborted) throw new DownloadError('timed out');
-    throw toDownloadError(err);
+    if (idle.signal.aborted) throw new DownloadError(`no data received for ${options.idleSeconds} s`);
+    throw toDownloadError(err, responded);
+  } finally {
+    idle.stop();
   }
 }
 
-async function follow(url: string, signal: AbortSignal, redirectsLeft: number): Promise<IncomingMessage> {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    throw new DownloadError('not a valid URL');
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new DownloadError(`only http and https URLs are supported, not ${target.protocol}`);
-  }
-  const response = await get(target, signal);
+function checkStatus(response: IncomingMessage): void {
   const status = response.statusCode ?? 0;
-  if (status >= 300 && status < 400 && response.headers.location) {
-    response.resume();
-    if (redirectsLeft === 0) throw new DownloadError('too many redirects');
-    return follow(new URL(response.headers.location, target).toString(), signal, redirectsLeft - 1);
-  }
-  if (status < 200 || status >= 300) {
-    response.resume();
-    throw new DownloadError(`HTTP ${status}`);
-  }
-  return response;
+  if (status >= 200 && status < 300) return;
+  response.resume();
+  throw new DownloadError(`HTTP ${status}`);
 }
 
-function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = client.get(url, { signal, headers: { 'user-agent': 'video-platform-transcoder', accept: '*/*' } }, resolve);
-    request.once('error', reject);
-  });
-}
-
-function toDownloadError(err: unknown): DownloadError {
+function toDownloadError(err: unknown, responded: boolean): DownloadError {
   if (err instanceof DownloadError) return err;
-  const code = (err as { code?: string }).code ?? '';
-  const message = typeof (err as Error | undefined)?.message === 'string' ? (err as Error).message : String(err);
-  return new DownloadError(NETWORK_ERRORS[code] ?? message);
+  if (err instanceof OutboundRefusedError || (err as Error | undefined)?.name === 'OutboundRefusedError') {
+    return new DownloadError((err as OutboundRefusedError).reason ?? (err as Error).message);
+  }
+  const code = (err as { code?: string } | undefined)?.code ?? '';
+  if (NETWORK_ERRORS[code]) return new DownloadError(NETWORK_ERRORS[code]);
+  return new DownloadError(responded ? CUT_SHORT : CONNECTION_FAILED);
+}
+
+/** Aborts its signal once `ms` pass without a `touch`. */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number) {
+    this.timer = setTimeout(() => this.controller.abort(new Error('idle')), ms);
+    this.timer.unref();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  touch(): void {
+    this.timer.refresh();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
 }

@@ -1,17 +1,17 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { EVENT_BUS, EventBus, PlatformEvent, topicOf } from '@platform/events';
+import { EVENT_BUS, EventBus, RegisteredEvent, subscribeEvents } from '@platform/events';
 import { JobsService } from './jobs.service';
 
 export const CONSUMER_GROUP = 'transcoder';
-export const ASSET_CREATED = 'video.asset.created';
-export const ASSET_DELETED = 'video.asset.deleted';
+export const ASSET_EVENT_TYPES = ['video.asset.created', 'video.asset.deleted'] as const;
 /** Assets recorded from a live stream are made by the live service, not transcoded from a file. */
 const LIVE_INGEST_TYPES = new Set(['live_rtmp', 'live_srt']);
 
 /**
- * Consumer group `transcoder`: `video.asset.created` queues a job (once per asset, however often the
- * event is delivered), `video.asset.deleted` cancels it. On Kafka the group's members share the events;
- * the jobs table, not the bus, decides which worker runs a job.
+ * Consumer group `transcoder`: `video.asset.created` queues a job, `video.asset.deleted` cancels it.
+ * Each event is validated against the registry first (an invalid one is a dead letter) and handled
+ * once: the job change and the event id in `transcoder.processed_events` commit together. On Kafka
+ * the group's members share the events; the jobs table, not the bus, decides which worker runs a job.
  */
 @Injectable()
 export class AssetEventsConsumer implements OnModuleInit {
@@ -21,22 +21,12 @@ export class AssetEventsConsumer implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.bus.subscribe({
-      group: CONSUMER_GROUP,
-      topics: [topicOf(ASSET_CREATED), topicOf(ASSET_DELETED)],
-      handle: (event) => this.handle(event),
-    });
+    await subscribeEvents(this.bus, { group: CONSUMER_GROUP, types: ASSET_EVENT_TYPES, handle: (event) => this.handle(event) });
   }
 
-  async handle(event: PlatformEvent): Promise<void> {
-    if (event.object.type !== 'asset') return;
-    if (event.type === ASSET_CREATED) {
-      const data = event.data as { status?: string; ingest_type?: string };
-      if (data.ingest_type && LIVE_INGEST_TYPES.has(data.ingest_type)) return;
-      if (data.status && data.status !== 'preparing') return;
-      await this.jobs.enqueue(event.object.id);
-    } else if (event.type === ASSET_DELETED) {
-      await this.jobs.cancel(event.object.id);
-    }
+  async handle(event: RegisteredEvent<(typeof ASSET_EVENT_TYPES)[number]>): Promise<void> {
+    if (event.type === 'video.asset.deleted') return this.jobs.cancel(event.object.id, event.id);
+    if (LIVE_INGEST_TYPES.has(event.data.ingest_type) || event.data.status !== 'preparing') return this.jobs.skip(event.id);
+    await this.jobs.enqueue(event.object.id, event.id);
   }
 }

@@ -3,13 +3,16 @@ import { SCHEMA } from '../schema';
 
 export const JOB_STATUSES = ['queued', 'running', 'playable', 'done', 'errored', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+export const JOB_PHASES = ['ingest', 'ladder'] as const;
+/** `ingest`: download, probe, quick source rendition (an ingest slot); `ladder`: the encoded renditions (an encode slot). */
+export type JobPhase = (typeof JOB_PHASES)[number];
 /** Statuses of a job that still has work to do. */
 export const OPEN_STATUSES: readonly JobStatus[] = ['queued', 'running', 'playable'];
 
 /**
- * A transcoding job. `running`: a worker holds the lease; `playable`: the quick `source` rendition is
- * stored and the asset is ready while the ladder is encoded; then `done`, `errored` or `cancelled`
- * (the asset was deleted).
+ * A transcoding job, in two phases (`ingest`, then `ladder`). `running`: a worker holds the lease;
+ * `playable`: a worker holds it and the asset already plays from its quick `source` rendition; then
+ * `done`, `errored` or `cancelled` (the asset was deleted).
  */
 @Entity({ schema: SCHEMA, name: 'jobs' })
 export class JobEntity {
@@ -22,9 +25,20 @@ export class JobEntity {
   @Column({ type: 'text' })
   status!: JobStatus;
 
-  /** Claims so far, the current one included. */
+  @Column({ type: 'text' })
+  phase!: JobPhase;
+
+  /** Claims of the current phase so far, the current one included. */
   @Column({ type: 'integer' })
   attempts!: number;
+
+  /** The asset plays from its source rendition (its ladder may wait behind those of assets that do not play yet). */
+  @Column({ type: 'boolean' })
+  playable!: boolean;
+
+  /** Object-store key of the input the ingest phase kept for the ladder phase (URL inputs). */
+  @Column({ name: 'input_key', type: 'text', nullable: true })
+  inputKey!: string | null;
 
   /** `<hostname>:<pid>:<random>` of the worker that holds (or last held) the job. */
   @Column({ type: 'text', nullable: true })

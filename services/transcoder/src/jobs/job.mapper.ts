@@ -8,6 +8,8 @@ export function toJobMessage(job: JobEntity): transcoder.Job {
     id: job.id,
     asset_id: job.assetId,
     status: job.status,
+    phase: job.phase,
+    playable: job.playable,
     attempts: job.attempts,
     ...(job.worker !== null ? { worker: job.worker } : {}),
     ...(job.leaseExpiresAt !== null ? { lease_expires_at: seconds(job.leaseExpiresAt) } : {}),

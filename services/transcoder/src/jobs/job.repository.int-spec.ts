@@ -43,7 +43,9 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
   const expireLease = (id: string) => a.query(`UPDATE "transcoder"."jobs" SET "lease_expires_at" = now() - interval '1 second' WHERE "id" = $1`, [id]);
   /** Finishes every open job, so the next claim can only find what the test adds. */
   const drain = async () => {
-    for (let job = await jobsA.claim('drain', 60); job; job = await jobsA.claim('drain', 60)) await jobsA.finish(job.id, 'drain', 'done', null);
+    for (const phase of ['ingest', 'ladder'] as const) {
+      for (let job = await jobsA.claim('drain', 60, phase); job; job = await jobsA.claim('drain', 60, phase)) await jobsA.finish(job.id, 'drain', 'done', null);
+    }
   };
 
   it('creates its table once, however often the migrations run', async () => {
@@ -53,10 +55,12 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     } finally {
       await runner.release();
     }
-    const tables = (await a.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`)) as Array<{
-      table_name: string;
-    }>;
-    expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations']);
+    const tables = await a.query<
+      Array<{
+        table_name: string;
+      }>
+    >(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`);
+    expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations', 'processed_events']);
   });
 
   it('queues one job per asset', async () => {
@@ -64,7 +68,17 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     expect(await jobsA.enqueue(newId(), asset)).toBe(true);
     expect(await jobsB.enqueue(newId(), asset)).toBe(false);
     const job = await jobsA.findByAssetId(asset);
-    expect(job).toMatchObject({ assetId: asset, status: 'queued', attempts: 0, worker: null, leaseExpiresAt: null, error: null });
+    expect(job).toMatchObject({
+      assetId: asset,
+      status: 'queued',
+      phase: 'ingest',
+      playable: false,
+      inputKey: null,
+      attempts: 0,
+      worker: null,
+      leaseExpiresAt: null,
+      error: null,
+    });
     expect(job!.createdAt).toBeInstanceOf(Date);
   });
 
@@ -74,7 +88,7 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     for (const id of ids) await jobsA.enqueue(id, newId());
     const claimAll = async (jobs: JobRepository, worker: string) => {
       const got: string[] = [];
-      for (let job = await jobs.claim(worker, 60); job; job = await jobs.claim(worker, 60)) got.push(job.id);
+      for (let job = await jobs.claim(worker, 60, 'ingest'); job; job = await jobs.claim(worker, 60, 'ingest')) got.push(job.id);
       return got;
     };
     const workers = ['A', 'B', 'A2', 'B2'];
@@ -89,8 +103,8 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     await drain();
     const ids = Array.from({ length: 6 }, () => newId());
     for (const id of ids) await jobsA.enqueue(id, newId());
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? jobsA : jobsB).claim(`w${i}`, 60)));
-    const claimed = claims.filter((j) => j !== undefined).map((j) => j!.id);
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? jobsA : jobsB).claim(`w${i}`, 60, 'ingest')));
+    const claimed = claims.filter((j) => j !== undefined).map((j) => j.id);
     expect(claimed.sort()).toEqual([...ids].sort());
   });
 
@@ -98,21 +112,21 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     await drain();
     const id = newId();
     await jobsA.enqueue(id, newId());
-    expect((await jobsA.claim('A', 60))?.id).toBe(id);
-    expect(await jobsB.claim('B', 60)).toBeUndefined(); // the lease runs
+    expect((await jobsA.claim('A', 60, 'ingest'))?.id).toBe(id);
+    expect(await jobsB.claim('B', 60, 'ingest')).toBeUndefined(); // the lease runs
     expect(await jobsA.renew(id, 'A', 60)).toBe(true);
     expect(await jobsA.markPlayable(id, 'A')).toBe(true);
 
     await expireLease(id);
-    const taken = await jobsB.claim('B', 60);
-    expect(taken).toMatchObject({ id, status: 'running', worker: 'B', attempts: 2 });
+    const taken = await jobsB.claim('B', 60, 'ingest');
+    expect(taken).toMatchObject({ id, status: 'playable', worker: 'B', attempts: 2 }); // it was playable: still is
     expect(taken!.leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 50_000);
 
     expect(await jobsA.renew(id, 'A', 60)).toBe(false);
     expect(await jobsA.markPlayable(id, 'A')).toBe(false);
     expect(await jobsA.requeue(id, 'A', { error: 'x', delaySeconds: 0, refund: true })).toBe(false);
     expect(await jobsA.finish(id, 'A', 'done', null)).toBe(false);
-    expect(await jobsA.findById(id)).toMatchObject({ status: 'running', worker: 'B', attempts: 2, error: null });
+    expect(await jobsA.findById(id)).toMatchObject({ status: 'playable', worker: 'B', attempts: 2, error: null });
 
     expect(await jobsB.finish(id, 'B', 'done', null)).toBe(true);
     expect(await jobsA.findById(id)).toMatchObject({ status: 'done', worker: 'B', leaseExpiresAt: null });
@@ -123,12 +137,12 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     await drain();
     const id = newId();
     await jobsA.enqueue(id, newId());
-    await jobsA.claim('A', 60);
+    await jobsA.claim('A', 60, 'ingest');
     expect(await jobsA.requeue(id, 'A', { error: 'ffmpeg exited with status 1', delaySeconds: 30, refund: false })).toBe(true);
-    expect(await jobsB.claim('B', 60)).toBeUndefined();
+    expect(await jobsB.claim('B', 60, 'ingest')).toBeUndefined();
     expect(await jobsA.findById(id)).toMatchObject({ status: 'queued', attempts: 1, error: 'ffmpeg exited with status 1' });
     await expireLease(id);
-    expect(await jobsB.claim('B', 60)).toMatchObject({ id, attempts: 2, error: 'ffmpeg exited with status 1' });
+    expect(await jobsB.claim('B', 60, 'ingest')).toMatchObject({ id, attempts: 2, error: 'ffmpeg exited with status 1' });
     expect(await jobsB.requeue(id, 'B', { error: null, delaySeconds: 0, refund: true })).toBe(true);
     expect(await jobsA.findById(id)).toMatchObject({ status: 'queued', attempts: 1, error: 'ffmpeg exited with status 1' });
   });
@@ -138,7 +152,7 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     const running = newId();
     const assetRunning = newId();
     await jobsA.enqueue(running, assetRunning);
-    await jobsA.claim('A', 60);
+    await jobsA.claim('A', 60, 'ingest');
     expect(await jobsB.cancelAsset(newId(), assetRunning)).toMatchObject({ id: running, status: 'cancelled', worker: 'A', leaseExpiresAt: null });
     expect(await jobsA.renew(running, 'A', 60)).toBe(false);
     expect(await jobsA.finish(running, 'A', 'done', null)).toBe(false);
@@ -147,10 +161,49 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     const assetEarly = newId();
     expect(await jobsB.cancelAsset(early, assetEarly)).toMatchObject({ id: early, assetId: assetEarly, status: 'cancelled', attempts: 0 });
     expect(await jobsA.enqueue(newId(), assetEarly)).toBe(false);
-    expect(await jobsA.claim('A', 60)).toBeUndefined();
+    expect(await jobsA.claim('A', 60, 'ingest')).toBeUndefined();
 
     expect(await jobsB.cancelAsset(newId(), assetRunning)).toBeUndefined(); // already cancelled
     expect(await jobsA.openIds([running, early])).toEqual(new Set());
+  });
+
+  it('hands an ingested job to the ladder phase: claimed only by encode slots, attempts counted afresh, the input key kept', async () => {
+    await drain();
+    const id = newId();
+    await jobsA.enqueue(id, newId());
+    expect(await jobsA.claim('A', 60, 'ladder')).toBeUndefined(); // an encode slot never takes an ingest
+    await jobsA.claim('A', 60, 'ingest');
+    await jobsA.claim('A', 60, 'ingest'); // nothing: held
+    expect(await jobsA.markPlayable(id, 'A')).toBe(true);
+    expect(await jobsB.advanceToLadder(id, 'B', 'k')).toBe(false); // only the holder
+    expect(await jobsA.advanceToLadder(id, 'A', 'assets/x/transcoder/input')).toBe(true);
+    expect(await jobsA.findById(id)).toMatchObject({ phase: 'ladder', status: 'queued', attempts: 0, playable: true, leaseExpiresAt: null });
+    expect(await jobsB.claim('B', 60, 'ingest')).toBeUndefined();
+    expect(await jobsB.claim('B', 60, 'ladder')).toMatchObject({
+      id,
+      phase: 'ladder',
+      status: 'playable',
+      worker: 'B',
+      attempts: 1,
+      inputKey: 'assets/x/transcoder/input',
+    });
+  });
+
+  it('gives an encode slot the ladders of assets that do not play yet before the older ladders of assets that do', async () => {
+    await drain();
+    const [older, newer] = [newId(), newId()];
+    for (const id of [older, newer]) {
+      await jobsA.enqueue(id, newId());
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    for (const id of [older, newer]) {
+      const job = await jobsA.claim('A', 60, 'ingest');
+      expect(job!.id).toBe(id);
+      if (id === older) await jobsA.markPlayable(id, 'A');
+      await jobsA.advanceToLadder(id, 'A', null);
+    }
+    expect((await jobsB.claim('B', 60, 'ladder'))?.id).toBe(newer);
+    expect((await jobsB.claim('B', 60, 'ladder'))?.id).toBe(older);
   });
 
   it('lists newest first and finds a job by id or asset id', async () => {

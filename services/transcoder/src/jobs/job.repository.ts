@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { JobEntity, JobStatus } from './job.entity';
+import { DataSource, EntityManager } from 'typeorm';
+import { JobEntity, JobPhase, JobStatus } from './job.entity';
 
 interface JobRow {
   id: string;
   asset_id: string;
   status: JobStatus;
+  phase: JobPhase;
   attempts: number;
+  playable: boolean;
+  input_key: string | null;
   worker: string | null;
   lease_expires_at: Date | null;
   error: string | null;
@@ -27,13 +30,14 @@ const leaseFromNow = (param: string) => `now() + ${param}::int * interval '1 sec
 export class JobRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  /** Inserts a queued job unless the asset already has one; true when inserted. */
-  async enqueue(id: string, assetId: string): Promise<boolean> {
+  /** Inserts a queued job unless the asset already has one; true when inserted. In `manager`'s transaction when given. */
+  async enqueue(id: string, assetId: string, manager?: EntityManager): Promise<boolean> {
     const rows = await this.rows(
       `INSERT INTO ${JOBS} ("id", "asset_id", "status", "attempts", "created_at", "updated_at")
        VALUES ($1, $2, 'queued', 0, now(), now())
        ON CONFLICT ("asset_id") DO NOTHING RETURNING *`,
       [id, assetId],
+      manager,
     );
     return rows.length === 1;
   }
@@ -41,9 +45,9 @@ export class JobRepository {
   /**
    * Cancels the asset's open job, or records a cancelled one when the deletion arrives before the
    * creation (they travel on different topics). Returns the cancelled job; undefined when the job had
-   * already ended.
+   * already ended. In `manager`'s transaction when given.
    */
-  async cancelAsset(id: string, assetId: string): Promise<JobEntity | undefined> {
+  async cancelAsset(id: string, assetId: string, manager?: EntityManager): Promise<JobEntity | undefined> {
     const [row] = await this.rows(
       `INSERT INTO ${JOBS} AS j ("id", "asset_id", "status", "attempts", "created_at", "updated_at")
        VALUES ($1, $2, 'cancelled', 0, now(), now())
@@ -51,28 +55,31 @@ export class JobRepository {
          WHERE j."status" IN ${OPEN}
        RETURNING *`,
       [id, assetId],
+      manager,
     );
     return row && toEntity(row);
   }
 
   /**
-   * Takes the oldest job that is queued (and due) or whose holder's lease has expired, atomically:
-   * concurrent claimers skip each other's locked rows, so no two workers get the same job.
+   * Takes a job of `phase` that is queued (and due) or whose holder's lease has expired, atomically:
+   * concurrent claimers skip each other's locked rows, so no two workers get the same job. Jobs of
+   * assets that do not play yet come first, then the oldest.
    */
-  async claim(worker: string, leaseSeconds: number): Promise<JobEntity | undefined> {
+  async claim(worker: string, leaseSeconds: number, phase: JobPhase): Promise<JobEntity | undefined> {
     const [row] = await this.rows(
       `UPDATE ${JOBS}
-          SET "status" = 'running', "worker" = $1, "lease_expires_at" = ${leaseFromNow('$2')},
-              "attempts" = "attempts" + 1, "updated_at" = now()
+          SET "status" = CASE WHEN "playable" THEN 'playable' ELSE 'running' END, "worker" = $1,
+              "lease_expires_at" = ${leaseFromNow('$2')}, "attempts" = "attempts" + 1, "updated_at" = now()
         WHERE "id" = (
           SELECT "id" FROM ${JOBS}
-           WHERE ("status" = 'queued' AND ("lease_expires_at" IS NULL OR "lease_expires_at" <= now()))
-              OR ("status" IN ('running', 'playable') AND "lease_expires_at" < now())
-           ORDER BY "created_at", "id"
+           WHERE "phase" = $3
+             AND (("status" = 'queued' AND ("lease_expires_at" IS NULL OR "lease_expires_at" <= now()))
+                  OR ("status" IN ('running', 'playable') AND "lease_expires_at" < now()))
+           ORDER BY "playable", "created_at", "id"
            LIMIT 1
            FOR UPDATE SKIP LOCKED)
         RETURNING *`,
-      [worker, leaseSeconds],
+      [worker, leaseSeconds, phase],
     );
     return row && toEntity(row);
   }
@@ -88,7 +95,7 @@ export class JobRepository {
 
   async markPlayable(id: string, worker: string): Promise<boolean> {
     return this.holds(
-      `UPDATE ${JOBS} SET "status" = 'playable', "updated_at" = now()
+      `UPDATE ${JOBS} SET "status" = 'playable', "playable" = true, "updated_at" = now()
         WHERE "id" = $1 AND "worker" = $2 AND "status" IN ('running', 'playable') RETURNING "id"`,
       [id, worker],
     );
@@ -100,6 +107,20 @@ export class JobRepository {
       `UPDATE ${JOBS} SET "status" = $3, "error" = $4, "lease_expires_at" = NULL, "updated_at" = now()
         WHERE "id" = $1 AND "worker" = $2 AND "status" IN ('running', 'playable') RETURNING "id"`,
       [id, worker, status, error],
+    );
+  }
+
+  /**
+   * Ends the ingest phase of a held job: it is queued, due now, for an encode slot (any worker's), its
+   * attempts counted afresh, with the key of the input kept for it (null: the ladder reads the asset's input).
+   */
+  async advanceToLadder(id: string, worker: string, inputKey: string | null): Promise<boolean> {
+    return this.holds(
+      `UPDATE ${JOBS}
+          SET "phase" = 'ladder', "status" = 'queued', "attempts" = 0, "input_key" = $3, "lease_expires_at" = NULL,
+              "error" = NULL, "updated_at" = now()
+        WHERE "id" = $1 AND "worker" = $2 AND "status" IN ('running', 'playable') RETURNING "id"`,
+      [id, worker, inputKey],
     );
   }
 
@@ -136,14 +157,16 @@ export class JobRepository {
   /** The ids among `ids` whose job is still open (queued, running or playable). */
   async openIds(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = (await this.dataSource.query(`SELECT "id" FROM ${JOBS} WHERE "id" = ANY($1::text[]) AND "status" IN ${OPEN}`, [ids])) as Array<{
-      id: string;
-    }>;
+    const rows = await this.dataSource.query<
+      Array<{
+        id: string;
+      }>
+    >(`SELECT "id" FROM ${JOBS} WHERE "id" = ANY($1::text[]) AND "status" IN ${OPEN}`, [ids]);
     return new Set(rows.map((r) => r.id));
   }
 
-  private async rows(sql: string, params: unknown[]): Promise<JobRow[]> {
-    const result = (await this.dataSource.query(sql, params)) as JobRow[] | [JobRow[], number];
+  private async rows(sql: string, params: unknown[], manager?: EntityManager): Promise<JobRow[]> {
+    const result: JobRow[] | [JobRow[], number] = await (manager ?? this.dataSource).query(sql, params);
     // TypeORM returns [rows, affected] for UPDATE … RETURNING on Postgres, plain rows otherwise.
     return isUpdateResult(result) ? result[0] : result;
   }
@@ -162,7 +185,10 @@ function toEntity(row: JobRow): JobEntity {
     id: row.id,
     assetId: row.asset_id,
     status: row.status,
+    phase: row.phase,
     attempts: row.attempts,
+    playable: row.playable,
+    inputKey: row.input_key,
     worker: row.worker,
     leaseExpiresAt: row.lease_expires_at,
     error: row.error,

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { EVENT_BUS, getEventBus } from '@platform/events';
-import { AssetEventsConsumer } from './asset-events.consumer';
+import { EVENT_BUS, getEventBus, ProcessedEvents } from '@platform/events';
+import { DataSource } from 'typeorm';
+import { SCHEMA } from '../schema';
+import { AssetEventsConsumer, CONSUMER_GROUP } from './asset-events.consumer';
 import { JobRepository } from './job.repository';
 import { JobsGrpcController } from './jobs.grpc-controller';
 import { JobsService } from './jobs.service';
@@ -12,6 +14,7 @@ import { JobsService } from './jobs.service';
     JobsService,
     JobRepository,
     AssetEventsConsumer,
+    { provide: ProcessedEvents, inject: [DataSource], useFactory: (dataSource: DataSource) => new ProcessedEvents(dataSource, SCHEMA, CONSUMER_GROUP) },
     // The process's bus (no EventsModule: this service has no outbox, it publishes nothing).
     { provide: EVENT_BUS, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => getEventBus(config) },
   ],

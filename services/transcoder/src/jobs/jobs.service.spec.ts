@@ -1,45 +1,61 @@
 import { ErrorCode } from '@platform/errors';
-import { rejection } from '@platform/testing';
+import { assetBody, fakeProcessedEvents, rejection, testEvent } from '@platform/testing';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
 import { JobEntity } from './job.entity';
 import { JobRepository } from './job.repository';
 import { JobsService } from './jobs.service';
 import { AssetEventsConsumer } from './asset-events.consumer';
-import { EventBus, PlatformEvent, Subscription, topicOf } from '@platform/events';
+import { EventBus, RegisteredEvent, Subscription, topicOf } from '@platform/events';
+import { AssetBody } from '@platform/api-shapes';
 
 function setup() {
   const repository = new InMemoryJobs();
-  const service = new JobsService(repository as unknown as JobRepository);
-  return { repository, service };
+  const processed = fakeProcessedEvents();
+  const service = new JobsService(repository as unknown as JobRepository, processed);
+  return { repository, service, processed };
 }
 
-const event = (type: string, id: string, data: Record<string, unknown> = { status: 'preparing' }): PlatformEvent => ({
-  id: `evt-${type}-${id}`,
-  type,
-  occurred_at: new Date().toISOString(),
-  object: { type: 'asset', id },
-  data,
-});
+const event = (type: 'video.asset.created' | 'video.asset.deleted', id: string, fields: Partial<AssetBody> = {}) =>
+  testEvent(type, assetBody(id, fields), `evt-${type}-${id}`) as RegisteredEvent<typeof type>;
 
 describe('JobsService', () => {
   it('queues one job per asset however often the event arrives, and tells listeners once', async () => {
     const { repository, service } = setup();
     const heard: string[] = [];
     service.onEnqueued((assetId) => heard.push(assetId));
-    await service.enqueue('asset-1');
-    await service.enqueue('asset-1');
+    await service.enqueue('asset-1', 'e1');
+    await service.enqueue('asset-1', 'e1'); // redelivered
+    await service.enqueue('asset-1', 'e2'); // another event of the same asset
     expect([...repository.rows.values()].map((j) => [j.assetId, j.status, j.attempts])).toEqual([['asset-1', 'queued', 0]]);
     expect(heard).toEqual(['asset-1']);
+  });
+
+  it('handles an event once: a redelivered deletion does not cancel the job a later creation queued', async () => {
+    const { repository, service, processed } = setup();
+    await service.cancel('asset-1', 'deleted-1');
+    repository.rows.clear(); // as if the asset's jobs were pruned since
+    await service.cancel('asset-1', 'deleted-1');
+    expect([...repository.rows.values()]).toEqual([]);
+    expect([...processed.ids]).toEqual(['deleted-1']);
+  });
+
+  it('records nothing when the job change fails, so the redelivery tries again', async () => {
+    const { repository, service, processed } = setup();
+    jest.spyOn(repository, 'enqueue').mockRejectedValueOnce(new Error('database unavailable'));
+    await expect(service.enqueue('asset-1', 'e1')).rejects.toThrow('database unavailable');
+    expect(processed.ids.size).toBe(0);
+    await service.enqueue('asset-1', 'e1');
+    expect([...repository.rows.values()].map((j) => j.assetId)).toEqual(['asset-1']);
   });
 
   it('cancels an open job, or records a cancelled one when the deletion comes first', async () => {
     const { repository, service } = setup();
     const cancelled: JobEntity[] = [];
     service.onCancelled((job) => cancelled.push(job));
-    await service.enqueue('asset-1');
-    await service.cancel('asset-1');
-    await service.cancel('asset-2'); // deleted before its created event was handled
-    await service.enqueue('asset-2');
+    await service.enqueue('asset-1', 'c1');
+    await service.cancel('asset-1', 'd1');
+    await service.cancel('asset-2', 'd2'); // deleted before its created event was handled
+    await service.enqueue('asset-2', 'c2');
     expect([...repository.rows.values()].map((j) => [j.assetId, j.status])).toEqual([
       ['asset-1', 'cancelled'],
       ['asset-2', 'cancelled'],
@@ -52,7 +68,7 @@ describe('JobsService', () => {
     repository.add({ id: 'j1', assetId: 'asset-1', status: 'done' });
     const cancelled: JobEntity[] = [];
     service.onCancelled((job) => cancelled.push(job));
-    await service.cancel('asset-1');
+    await service.cancel('asset-1', 'd1');
     expect(repository.rows.get('j1')!.status).toBe('done');
     expect(cancelled).toEqual([]);
   });
@@ -62,7 +78,9 @@ describe('JobsService', () => {
     repository.add({
       id: 'job-1',
       assetId: 'asset-1',
-      status: 'running',
+      status: 'playable',
+      phase: 'ladder',
+      playable: true,
       attempts: 2,
       worker: 'host:42:abc',
       leaseExpiresAt: new Date(Date.UTC(2024, 0, 1, 0, 0, 30)),
@@ -73,7 +91,9 @@ describe('JobsService', () => {
     const expected = {
       id: 'job-1',
       asset_id: 'asset-1',
-      status: 'running',
+      status: 'playable',
+      phase: 'ladder',
+      playable: true,
       attempts: 2,
       worker: 'host:42:abc',
       lease_expires_at: Date.UTC(2024, 0, 1, 0, 0, 30) / 1000,
@@ -87,9 +107,9 @@ describe('JobsService', () => {
 
   it('leaves unset fields out and answers NOT_FOUND for an unknown id', async () => {
     const { service } = setup();
-    await service.enqueue('asset-9');
+    await service.enqueue('asset-9', 'c9');
     const job = await service.get('asset-9');
-    expect(Object.keys(job).sort()).toEqual(['asset_id', 'attempts', 'created_at', 'id', 'status', 'updated_at']);
+    expect(Object.keys(job).sort()).toEqual(['asset_id', 'attempts', 'created_at', 'id', 'phase', 'playable', 'status', 'updated_at']);
     const error = await rejection(service.get('nope'));
     expect(error.code).toBe(ErrorCode.NOT_FOUND);
     expect(error.messages).toEqual(['Job not found']);
@@ -122,17 +142,30 @@ describe('AssetEventsConsumer', () => {
     ]);
   });
 
-  it('queues created on-demand assets, skips live recordings, and cancels deleted ones', async () => {
-    const { repository, service } = setup();
+  it('validates what it reads: an asset event of another shape or topic is refused before the handler', () => {
+    const validate = subscriptions[0].validate!;
+    const created = event('video.asset.created', 'a1');
+    expect(validate(created, topicOf('video.asset.created'))).toBeUndefined();
+    expect(validate({ ...created, data: { ...created.data, status: 'done' } }, topicOf('video.asset.created'))).toMatch(
+      /^data does not match video\.asset\.created\.v1: status: /,
+    );
+    expect(validate(testEvent('video.asset.updated', assetBody('a1')), topicOf('video.asset.updated'))).toBe(
+      'type video.asset.updated is not one this consumer reads',
+    );
+  });
+
+  it('queues created on-demand assets, skips live recordings, cancels deleted ones, and records every event once', async () => {
+    const { repository, service, processed } = setup();
     const consumer = new AssetEventsConsumer(bus, service);
-    await consumer.handle(event('video.asset.created', 'a1', { status: 'preparing', ingest_type: 'on_demand_url' }));
-    await consumer.handle(event('video.asset.created', 'a2', { status: 'preparing', ingest_type: 'live_rtmp' }));
-    await consumer.handle(event('video.asset.created', 'a3', { status: 'preparing' }));
+    await consumer.handle(event('video.asset.created', 'a1', { ingest_type: 'on_demand_url' }));
+    await consumer.handle(event('video.asset.created', 'a2', { ingest_type: 'live_rtmp', is_live: true }));
+    await consumer.handle(event('video.asset.created', 'a3', { ingest_type: 'on_demand_direct_upload' }));
+    await consumer.handle(event('video.asset.created', 'a4', { status: 'errored', progress: { state: 'errored', progress: -1 } }));
     await consumer.handle(event('video.asset.deleted', 'a3'));
-    await consumer.handle(event('video.asset.updated', 'a4'));
     expect([...repository.rows.values()].map((j) => [j.assetId, j.status])).toEqual([
       ['a1', 'queued'],
       ['a3', 'cancelled'],
     ]);
+    expect(processed.ids.size).toBe(5);
   });
 });

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ProcessedEvents } from '@platform/events';
 import { DomainError } from '@platform/errors';
 import { newId } from '@platform/ids';
 import { common, transcoder } from '@platform/proto';
@@ -21,16 +22,32 @@ export class JobsService {
   private readonly enqueuedListeners: Array<Listener<string>> = [];
   private readonly cancelledListeners: Array<Listener<JobEntity>> = [];
 
-  constructor(@Inject(JobRepository) private readonly jobs: JobRepository) {}
+  constructor(
+    @Inject(JobRepository) private readonly jobs: JobRepository,
+    @Inject(ProcessedEvents) private readonly processed: Pick<ProcessedEvents, 'once'>,
+  ) {}
 
-  /** Idempotent: a redelivered event finds the job already there. */
-  async enqueue(assetId: string): Promise<void> {
-    if (await this.jobs.enqueue(newId(), assetId)) for (const listener of this.enqueuedListeners) listener(assetId);
+  /**
+   * Queues the asset's job for event `eventId` (`video.asset.created`): the job and the record that
+   * the event was handled commit together, so a redelivered event does nothing (and the asset id
+   * is unique besides). Listeners hear of it once committed.
+   */
+  async enqueue(assetId: string, eventId: string): Promise<void> {
+    let inserted = false;
+    await this.processed.once(eventId, async (manager) => void (inserted = await this.jobs.enqueue(newId(), assetId, manager)));
+    if (inserted) for (const listener of this.enqueuedListeners) listener(assetId);
   }
 
-  async cancel(assetId: string): Promise<void> {
-    const job = await this.jobs.cancelAsset(newId(), assetId);
-    if (job) for (const listener of this.cancelledListeners) listener(job);
+  /** Cancels the asset's job for event `eventId` (`video.asset.deleted`), once per event like `enqueue`. */
+  async cancel(assetId: string, eventId: string): Promise<void> {
+    let cancelled: JobEntity | undefined;
+    await this.processed.once(eventId, async (manager) => void (cancelled = await this.jobs.cancelAsset(newId(), assetId, manager)));
+    if (cancelled) for (const listener of this.cancelledListeners) listener(cancelled);
+  }
+
+  /** An event that asks nothing of this service (a live recording's asset) is recorded like the others. */
+  async skip(eventId: string): Promise<void> {
+    await this.processed.once(eventId, () => Promise.resolve());
   }
 
   onEnqueued(listener: Listener<string>): void {

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { access, chmod, constants, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { PlatformConfig } from '@platform/config';
 import { MediaTool } from './media-errors';
+
+const execFileAsync = promisify(execFile);
 
 /** Where a binary came from, in the order they are tried. */
 export type BinarySource = 'config' | 'path' | 'npm';
@@ -21,10 +24,7 @@ export interface BinaryLookup {
 }
 
 export const systemLookup: BinaryLookup = {
-  version: (path) =>
-    new Promise((resolve, reject) => {
-      execFile(path, ['-version'], { timeout: 10_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
-    }),
+  version: async (path) => (await execFileAsync(path, ['-version'], { timeout: 10_000 })).stdout,
   npmPath(tool) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -257,12 +257,15 @@ describe('probe arguments', () => {
     expect(buildProbeArgs('/in/a.mp4')).toEqual(['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '/in/a.mp4']);
   });
 
-  it('asks for the codec, profile, level, size and frame rate of the streams of one segment', () => {
+  it('asks for the codec, profile, level, size and frame rate of the streams of one segment, and decodes its first packets', () => {
     expect(buildSegmentProbeArgs('/o/720p/segment_000.ts')).toEqual([
       '-v',
       'error',
+      '-read_intervals',
+      '%+#20',
+      '-count_frames',
       '-show_entries',
-      'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate',
+      'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate,nb_read_frames',
       '-print_format',
       'json',
       '/o/720p/segment_000.ts',

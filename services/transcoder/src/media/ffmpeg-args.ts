@@ -66,9 +66,23 @@ export function buildKeyframeProbeArgs(input: string): string[] {
   return ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,dts_time,size,flags', '-print_format', 'json', input];
 }
 
-/** Codec, profile, level, size and frame rate of each stream of one HLS segment (for the master playlist). */
+/**
+ * Codec, profile, level, size and frame rate of each stream of one HLS segment (for the master playlist),
+ * and the frames its first packets decode to (that the rendition is playable at all).
+ */
 export function buildSegmentProbeArgs(segment: string): string[] {
-  return ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate', '-print_format', 'json', segment];
+  return [
+    '-v',
+    'error',
+    '-read_intervals',
+    '%+#20',
+    '-count_frames',
+    '-show_entries',
+    'stream=codec_type,codec_name,profile,level,width,height,avg_frame_rate,nb_read_frames',
+    '-print_format',
+    'json',
+    segment,
+  ];
 }
 
 function hlsArgs(outputDir: string, segmentSeconds: number, legacy: boolean): string[] {

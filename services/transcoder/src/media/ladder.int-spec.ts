@@ -14,7 +14,7 @@ function tool(name: 'ffmpeg' | 'ffprobe'): string {
   try {
     return execFileSync('bash', [script, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch (err) {
-    throw new Error(`scripts/infra/ffmpeg.sh ${name} failed, so ffmpeg cannot be tested: ${(err as Error).message}`);
+    throw new Error(`scripts/infra/ffmpeg.sh ${name} failed, so ffmpeg cannot be tested: ${(err as Error).message}`, { cause: err });
   }
 }
 

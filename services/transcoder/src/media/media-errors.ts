@@ -32,5 +32,6 @@ export class MediaAbortedError extends Error {
 /** An error's message, also for errors made by Node's core (another realm under jest, so no instanceof). */
 function messageOf(value: unknown): string {
   if (typeof (value as Error | undefined)?.message === 'string') return (value as Error).message;
-  return value === undefined || value === null ? '' : String(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return value === undefined || value === null ? '' : (JSON.stringify(value) ?? '');
 }

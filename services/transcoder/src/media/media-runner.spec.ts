@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MediaAbortedError, MediaProcessError } from './media-errors';
@@ -26,7 +26,7 @@ describe('MediaRunner', () => {
     const runner = runnerWith(script('argv', `for a in "$@"; do printf '%s\\n' "$a" >> ${out}; done`));
     const args = ['-i', '/in/a file.mp4', '-filter_complex', "[0:v]drawtext=text='TEST ASSET'[v]", '/out/%v/index.m3u8'];
     await runner.ffmpeg(args);
-    expect(require('node:fs').readFileSync(out, 'utf8')).toBe(`${args.join('\n')}\n`);
+    expect(readFileSync(out, 'utf8')).toBe(`${args.join('\n')}\n`);
   });
 
   it('turns -progress output on stdout into progress callbacks', async () => {
@@ -70,7 +70,7 @@ describe('MediaRunner', () => {
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaAbortedError);
     expect((error as MediaAbortedError).reason).toBe(reason);
-    expect(require('node:fs').readFileSync(marker, 'utf8')).toBe('term\n');
+    expect(readFileSync(marker, 'utf8')).toBe('term\n');
     expect(Date.now() - started).toBeGreaterThanOrEqual(300); // 100 ms + the 200 ms grace
     expect(pid).toBeGreaterThan(0);
     expect(() => process.kill(pid, 0)).toThrow(); // gone
@@ -82,7 +82,7 @@ describe('MediaRunner', () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     await expect(runner.ffmpeg([], { signal: controller.signal })).rejects.toBeInstanceOf(MediaAbortedError);
-    expect(require('node:fs').existsSync(marker)).toBe(false);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('parses ffprobe JSON, and refuses output that is not JSON', async () => {

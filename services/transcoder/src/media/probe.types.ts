@@ -21,6 +21,8 @@ export interface FfprobeStream {
   disposition?: { attached_pic?: number; default?: number };
   tags?: Record<string, string>; // `rotate` (older muxers), `DURATION` (Matroska)
   side_data_list?: Array<{ side_data_type?: string; rotation?: number }>;
+  /** Frames decoded (only with `-count_frames`). */
+  nb_read_frames?: string;
 }
 
 export interface FfprobeFormat {

@@ -10,6 +10,16 @@ export interface AssetProcessing {
   recordProbe(request: assets.RecordProbeRequest): Promise<void>;
   markReady(assetId: string): Promise<void>;
   markErrored(assetId: string, errors: assets.AssetErrors): Promise<void>;
+  /** video.asset.warning (once per asset and type); the asset keeps its status. */
+  reportWarning(assetId: string, warning: assets.AssetWarning): Promise<void>;
+}
+
+/** The warning of an asset that plays from its source rendition but will not get its encoded renditions. */
+export function renditionsFailedWarning(reason: string): assets.AssetWarning {
+  return {
+    type: 'renditions_failed',
+    message: `The encoded renditions could not be made, so the asset plays from its source rendition only: ${reason}`,
+  };
 }
 
 export const ASSET_PROCESSING = Symbol('ASSET_PROCESSING');
@@ -25,6 +35,25 @@ const call = <T>(observable: Observable<T>): Promise<T> => lastValueFrom(observa
 export function isUnreachable(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
   return code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED || (err as Error | undefined)?.name === 'TimeoutError';
+}
+
+/**
+ * Answers of the assets service that refuse the call for good (the asset is gone, or in a state where
+ * this change cannot happen): asking again cannot change them, so the job ends instead of retrying.
+ */
+const REFUSALS: ReadonlySet<number> = new Set([
+  GrpcStatus.NOT_FOUND,
+  GrpcStatus.FAILED_PRECONDITION,
+  GrpcStatus.INVALID_ARGUMENT,
+  GrpcStatus.ALREADY_EXISTS,
+  GrpcStatus.PERMISSION_DENIED,
+  GrpcStatus.OUT_OF_RANGE,
+  GrpcStatus.UNIMPLEMENTED,
+]);
+
+export function isRefusal(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && REFUSALS.has(code) && (err as Error | undefined)?.name !== 'TimeoutError';
 }
 
 /** The AssetProcessing port over the generated gRPC client. */
@@ -51,5 +80,9 @@ export class GrpcAssetProcessing implements AssetProcessing {
 
   async markErrored(assetId: string, errors: assets.AssetErrors): Promise<void> {
     await call(this.client.markErrored({ asset_id: assetId, errors }));
+  }
+
+  async reportWarning(assetId: string, warning: assets.AssetWarning): Promise<void> {
+    await call(this.client.reportWarning({ asset_id: assetId, warning }));
   }
 }

@@ -1,8 +1,14 @@
-/** What the worker gives the pipeline for one attempt of one job. */
+import type { JobPhase } from '../jobs/job.entity';
+
+/** What the worker gives the pipeline for one attempt of one phase of one job. */
 export interface JobContext {
   readonly jobId: string;
   readonly assetId: string;
   readonly attempt: number;
+  /** `ingest`: download, probe, quick source rendition; `ladder`: the encoded renditions. */
+  readonly phase: JobPhase;
+  /** Ladder phase: where the ingest phase kept the input (object store); null: the asset's own input. */
+  readonly inputKey: string | null;
   /** Aborted when the lease is lost, the asset is deleted or the worker shuts down; the reason says which. */
   readonly signal: AbortSignal;
   /** This attempt's scratch folder (exists, empty); the worker removes it afterwards. */
@@ -21,6 +27,8 @@ export interface JobContext {
 /** How a run ended when it did not throw. A throw means "try again later" (unless the signal was aborted). */
 export type PipelineOutcome =
   | { status: 'done' }
+  /** The ingest phase is over: the job goes to an encode slot, the input kept at `inputKey` (null: the asset's own). */
+  | { status: 'ladder'; inputKey: string | null }
   /** The asset no longer exists. */
   | { status: 'cancelled' }
   /** The asset is (now) errored; `error` is kept on the job. */

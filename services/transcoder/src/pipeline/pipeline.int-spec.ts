@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,8 @@ import { systemLookup } from '../media/binaries';
 import { MediaTools } from '../media/media-tools';
 import { FfprobeOutput } from '../media/probe.types';
 import { FakeAssetProcessing } from '../testing/fake-asset-processing';
-import { DEFAULT_PIPELINE_SETTINGS, JobContext } from './job-context';
+import { JobPhase } from '../jobs/job.entity';
+import { DEFAULT_PIPELINE_SETTINGS, PipelineOutcome } from './job-context';
 import { TranscodePipeline } from './transcode-pipeline';
 
 const script = resolve(__dirname, '../../../../scripts/infra/ffmpeg.sh');
@@ -62,6 +63,11 @@ describe('TranscodePipeline with real ffmpeg', () => {
       ]);
     clip('standard.mp4', 3, '640x360');
     clip('long.mp4', 12, '320x180');
+    // a 90 s file with its index first (as web MP4s are), of which only the first 100 KB arrive
+    clip('full.mp4', 90, '320x180', ['-movflags', '+faststart']);
+    writeFileSync(join(dir, 'truncated.mp4'), readFileSync(join(dir, 'full.mp4')).subarray(0, 100_000));
+    clip('full.mkv', 90, '320x180', ['-c:v', 'mpeg4', '-q:v', '5']);
+    writeFileSync(join(dir, 'truncated.mkv'), readFileSync(join(dir, 'full.mkv')).subarray(0, 100_000));
     writeFileSync(join(dir, 'notes.txt'), 'this is not a video\n'.repeat(100));
     server = http.createServer((req, res) => {
       const file = join(dir, decodeURIComponent(req.url!.slice(1)));
@@ -88,19 +94,23 @@ describe('TranscodePipeline with real ffmpeg', () => {
       segmentSeconds: 2,
       preset: 'ultrafast',
     });
-    const run = async (assetId: string) => {
-      const workDir = mkdtempSync(join(dataDir, 'work-'));
-      const context: JobContext = {
+    const runPhase = (assetId: string, phase: JobPhase, inputKey: string | null) =>
+      pipeline.run({
         jobId: `job-${assetId}`,
         assetId,
         attempt: 1,
+        phase,
+        inputKey,
         signal: new AbortController().signal,
-        workDir,
-        checkpoint: async () => undefined,
-        markPlayable: async () => void assets.log.push('markPlayable'),
+        workDir: mkdtempSync(join(dataDir, 'work-')),
+        checkpoint: () => Promise.resolve(),
+        markPlayable: () => Promise.resolve(void assets.log.push('markPlayable')),
         onChild: () => undefined,
-      };
-      return pipeline.run(context);
+      });
+    /** The ingest phase, then the ladder phase as an encode slot takes it over (from the kept input). */
+    const run = async (assetId: string): Promise<PipelineOutcome> => {
+      const ingested = await runPhase(assetId, 'ingest', null);
+      return ingested.status === 'ladder' ? runPhase(assetId, 'ladder', ingested.inputKey) : ingested;
     };
     const stored = (assetId: string, path: string) => join(dataDir, 'objects', 'assets', assetId, 'hls', path);
     const probe = (file: string) =>
@@ -115,7 +125,7 @@ describe('TranscodePipeline with real ffmpeg', () => {
     assets.addAsset('std', { url: `${base}/standard.mp4` });
     expect(await run('std')).toEqual({ status: 'done' });
 
-    expect(assets.log).toEqual(['getIngestSpec std', 'recordProbe std', 'markReady std', 'markPlayable']);
+    expect(assets.log).toEqual(['getIngestSpec std', 'recordProbe std', 'markReady std', 'markPlayable', 'getIngestSpec std']);
     expect(assets.probes[0]).toMatchObject({ resolution_tier: '720p', max_stored_resolution: 'SD', aspect_ratio: '16:9', max_stored_frame_rate: 30 });
     expect(assets.probes[0].duration).toBeCloseTo(3, 0);
 
@@ -136,7 +146,7 @@ describe('TranscodePipeline with real ffmpeg', () => {
       ]);
       expect(Number(read.format?.duration)).toBeGreaterThan(2.5);
     }
-    const keys = (await store.list('assets/std/')).map((o) => o.key);
+    const keys = (await store.list('assets/std/hls/')).map((o) => o.key);
     expect(keys).toContain('assets/std/hls/source/segment_000.ts');
     expect(keys.every((k) => k.endsWith('.ts') || k.endsWith('.m3u8'))).toBe(true);
   }, 120_000);
@@ -145,13 +155,41 @@ describe('TranscodePipeline with real ffmpeg', () => {
     const { store, assets, run, stored, probe } = setup({ ...loadConfig({}).media, ffmpegPath: tool('ffmpeg'), ffprobePath: ffprobe });
     assets.addAsset('test', { url: `${base}/long.mp4`, test: true });
     expect(await run('test')).toEqual({ status: 'done' });
-    expect(assets.log).toEqual(['getIngestSpec test', 'recordProbe test', 'markReady test']);
+    expect(assets.log).toEqual(['getIngestSpec test', 'recordProbe test', 'getIngestSpec test', 'markReady test']);
     expect(assets.probes[0].duration).toBe(10);
     const master = (await store.getBuffer('assets/test/hls/master.m3u8')).toString();
     expect(variantsOf(master)).toEqual(['180p/index.m3u8']);
     const duration = Number(probe(stored('test', '180p/index.m3u8')).format?.duration);
     expect(duration).toBeGreaterThan(9.5);
     expect(duration).toBeLessThanOrEqual(10.1);
+  }, 120_000);
+
+  it('errors the first 100 KB of a 90 s MP4 (moov first) as an incomplete input, listing nothing and recording no probe', async () => {
+    const { store, assets, run } = setup({ ...loadConfig({}).media, ffmpegPath: tool('ffmpeg'), ffprobePath: ffprobe });
+    assets.addAsset('cut', { url: `${base}/truncated.mp4` });
+    const outcome = await run('cut');
+    expect(outcome.status).toBe('errored');
+    expect(assets.errored).toEqual([
+      {
+        assetId: 'cut',
+        errors: {
+          type: 'invalid_input',
+          messages: [expect.stringMatching(/^The input file is incomplete: it declares 90\.0 seconds of media but only \d+\.\d seconds could be read/)],
+        },
+      },
+    ]);
+    expect(assets.probes).toEqual([]);
+    expect(assets.log).not.toContain('markReady cut');
+    expect(await store.list('assets/cut/hls/')).toEqual([]);
+  }, 120_000);
+
+  it('errors the same cut of a non-standard (MPEG-4 Part 2) file once its ladder turns out short, never marking it ready', async () => {
+    const { store, assets, run } = setup({ ...loadConfig({}).media, ffmpegPath: tool('ffmpeg'), ffprobePath: ffprobe });
+    assets.addAsset('cut2', { url: `${base}/truncated.mkv` });
+    expect((await run('cut2')).status).toBe('errored');
+    expect(assets.errored.map((e) => e.errors.type)).toEqual(['invalid_input']);
+    expect(assets.log).not.toContain('markReady cut2');
+    expect(await store.list('assets/cut2/hls/')).toEqual([]);
   }, 120_000);
 
   it('marks a file that is not media errored', async () => {
@@ -176,7 +214,7 @@ describe('TranscodePipeline with real ffmpeg', () => {
     const { store, assets, run, stored, probe } = setup({ ...loadConfig({}).media, ffmpegPath: ffmpegNpm, ffprobePath: ffprobeNpm });
     assets.addAsset('npm', { url: `${base}/standard.mp4` });
     expect(await run('npm')).toEqual({ status: 'done' });
-    expect(assets.log).toEqual(['getIngestSpec npm', 'recordProbe npm', 'markReady npm', 'markPlayable']);
+    expect(assets.log).toEqual(['getIngestSpec npm', 'recordProbe npm', 'markReady npm', 'markPlayable', 'getIngestSpec npm']);
     const master = (await store.getBuffer('assets/npm/hls/master.m3u8')).toString();
     expect(variantsOf(master)).toEqual(['360p/index.m3u8', '270p/index.m3u8']);
     // this ffprobe crashes on MPEG-TS, so the known sizes stand in and CODECS is left out

@@ -23,7 +23,7 @@ export function toRecordProbeRequest(assetId: string, url: string | undefined, p
     ...(probed.max_stored_frame_rate !== undefined ? { max_stored_frame_rate: probed.max_stored_frame_rate } : {}),
     ...(probed.aspect_ratio !== undefined ? { aspect_ratio: probed.aspect_ratio } : {}),
     tracks,
-    non_standard_input_reasons: { ...(probed.non_standard_input_reasons ?? {}) } as Record<string, string>,
+    non_standard_input_reasons: { ...(probed.non_standard_input_reasons ?? {}) },
     // A direct upload's input has no url: its settings are empty, as Mux shows them.
     input_info: [{ settings: url !== undefined ? { url } : {}, file: probed.input_info }],
     recording_times: [],

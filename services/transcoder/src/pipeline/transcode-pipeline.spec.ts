@@ -10,7 +10,9 @@ import { FakeAssetProcessing } from '../testing/fake-asset-processing';
 import { CURRENT_FFMPEG, FakeMediaRunner, fakeMediaTools } from '../testing/fake-media-runner';
 import { InMemoryStore } from '../testing/in-memory-store';
 import { JobAbort } from '../worker/job-abort';
-import { DEFAULT_PIPELINE_SETTINGS, JobContext } from './job-context';
+import { JobPhase } from '../jobs/job.entity';
+import { keptInputKey } from './input-files';
+import { DEFAULT_PIPELINE_SETTINGS, JobContext, PipelineOutcome } from './job-context';
 import { TranscodePipeline } from './transcode-pipeline';
 
 const fixture = (name: string): FfprobeOutput =>
@@ -60,20 +62,28 @@ describe('TranscodePipeline', () => {
   });
   afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
-  const context = (): JobContext => ({
+  const context = (phase: JobPhase = 'ingest', inputKey: string | null = null): JobContext => ({
     jobId: 'job-1',
     assetId: ASSET,
     attempt: 1,
+    phase,
+    inputKey,
     signal: controller.signal,
     workDir,
     checkpoint,
     markPlayable: async () => void log.push('markPlayable'),
     onChild: () => undefined,
   });
-  const pipeline = (features = CURRENT_FFMPEG) =>
-    new TranscodePipeline(assets, store, fakeMediaTools(runner, features) as never, config, DEFAULT_PIPELINE_SETTINGS);
+  const pipeline = (features = CURRENT_FFMPEG) => new TranscodePipeline(assets, store, fakeMediaTools(runner, features), config, DEFAULT_PIPELINE_SETTINGS);
   /** The log with the uploads of segments left out. */
   const steps = () => log.filter((l) => !l.endsWith('.ts'));
+  /** The ingest phase, then (as an encode slot would) the ladder phase it hands over to; the last outcome. */
+  const runBoth = async (features = CURRENT_FFMPEG): Promise<PipelineOutcome> => {
+    const ingested = await pipeline(features).run(context('ingest'));
+    if (ingested.status !== 'ladder') return ingested;
+    log.push('-- ladder phase --');
+    return pipeline(features).run(context('ladder', ingested.inputKey));
+  };
 
   it('cancels without any work when the asset no longer exists', async () => {
     expect(await pipeline().run(context())).toEqual({ status: 'cancelled' });
@@ -81,10 +91,9 @@ describe('TranscodePipeline', () => {
     expect(runner.ffmpegRuns).toEqual([]);
   });
 
-  it('makes a standard input playable from a remuxed source first, then publishes the ladder', async () => {
+  it('makes a standard input playable from a checked remuxed source in the ingest phase; the ladder phase publishes the ladder', async () => {
     assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
-    expect(await pipeline().run(context())).toEqual({ status: 'done' });
-
+    expect(await pipeline().run(context('ingest'))).toEqual({ status: 'ladder', inputKey: keptInputKey(ASSET) });
     expect(steps()).toEqual([
       `getIngestSpec ${ASSET}`,
       `recordProbe ${ASSET}`,
@@ -93,15 +102,22 @@ describe('TranscodePipeline', () => {
       `put ${hls('master.m3u8')}`,
       `markReady ${ASSET}`,
       'markPlayable',
-      ...['1080p', '720p', '540p', '360p', '270p'].map((v) => `put ${hls(`${v}/index.m3u8`)}`),
-      'checkpoint',
-      `put ${hls('master.m3u8')}`,
+      `put ${keptInputKey(ASSET)}`,
     ]);
     // each variant's segments are stored before its playlist
     const sourcePlaylist = log.indexOf(`put ${hls('source/index.m3u8')}`);
     expect(log.indexOf(`put ${hls('source/segment_000.ts')}`)).toBeLessThan(sourcePlaylist);
     expect(log.indexOf(`put ${hls('source/segment_001.ts')}`)).toBeLessThan(sourcePlaylist);
+    expect(store.objects.get(keptInputKey(ASSET))!.body).toEqual(Buffer.alloc(2048, 1)); // what was downloaded
 
+    log.length = 0;
+    expect(await pipeline().run(context('ladder', keptInputKey(ASSET)))).toEqual({ status: 'done' });
+    expect(steps()).toEqual([
+      `getIngestSpec ${ASSET}`,
+      ...['1080p', '720p', '540p', '360p', '270p'].map((v) => `put ${hls(`${v}/index.m3u8`)}`),
+      'checkpoint',
+      `put ${hls('master.m3u8')}`,
+    ]);
     const [remux, ladder] = runner.ffmpegRuns;
     expect(remux).toContain('copy');
     expect(remux[remux.indexOf('-i') + 1]).toBe(join(workDir, 'input'));
@@ -112,6 +128,59 @@ describe('TranscodePipeline', () => {
     expect(master.match(/^[^#].*$/gm)).toEqual(['1080p/index.m3u8', '720p/index.m3u8', '540p/index.m3u8', '360p/index.m3u8', '270p/index.m3u8']);
     expect(master).toContain('#EXT-X-STREAM-INF:BANDWIDTH=100000,AVERAGE-BANDWIDTH=93334,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000');
     expect(store.objects.has(hls('source/segment_000.ts'))).toBe(true);
+  });
+
+  it('encodes the ladder from the kept input, and from the asset input again when the kept copy is gone', async () => {
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4`, status: 'ready' });
+    await store.putBuffer(keptInputKey(ASSET), Buffer.alloc(100, 9));
+    let read: Buffer | undefined;
+    runner.onFfmpeg = (args) => (read ??= readFileSync(args[args.indexOf('-i') + 1]));
+    expect(await pipeline().run(context('ladder', keptInputKey(ASSET)))).toEqual({ status: 'done' });
+    expect(read).toEqual(Buffer.alloc(100, 9));
+
+    store.objects.delete(keptInputKey(ASSET));
+    read = undefined;
+    expect(await pipeline().run(context('ladder', keptInputKey(ASSET)))).toEqual({ status: 'done' });
+    expect(read).toEqual(Buffer.alloc(2048, 1)); // downloaded again
+  });
+
+  it('errors a truncated input whose source rendition plays far shorter than the input declares, before recording its probe', async () => {
+    runner.probe = { ...fixture('h264_1080p'), format: { ...fixture('h264_1080p').format, duration: '90.000000' } };
+    runner.probe.streams = runner.probe.streams!.map((s) => ({ ...s, duration: '90.000000' }));
+    runner.segmentsWhen.set('copy', [0.066667]);
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
+    const message = 'The input file is incomplete: it declares 90.0 seconds of media but only 0.1 seconds could be read (a truncated or damaged file).';
+    expect(await pipeline().run(context('ingest'))).toEqual({ status: 'errored', error: message });
+    expect(assets.errored).toEqual([{ assetId: ASSET, errors: { type: 'invalid_input', messages: [message] } }]);
+    expect(steps()).toEqual([`getIngestSpec ${ASSET}`, 'checkpoint', `markErrored ${ASSET}`]);
+    expect(store.objects.size).toBe(0);
+  });
+
+  it('errors a non-standard truncated input when its encoded ladder plays far shorter than declared, and lists nothing', async () => {
+    runner.probe = { ...fixture('hevc_720p'), format: { ...fixture('hevc_720p').format, duration: '90.000000' } };
+    runner.probe.streams = runner.probe.streams!.map((s) => ({ ...s, duration: '90.000000' }));
+    runner.segmentsWhen.set('libx264', [4, 4]);
+    assets.addAsset(ASSET, { url: `${base}/clip.mkv` });
+    const outcome = await runBoth();
+    expect(outcome.status).toBe('errored');
+    expect((outcome as { error: string }).error).toContain('it declares 90.0 seconds of media but only 8.0 seconds');
+    expect(assets.errored).toEqual([{ assetId: ASSET, errors: { type: 'invalid_input', messages: [expect.stringContaining('incomplete')] } }]);
+    expect([...store.objects.keys()].filter((k) => k.includes('/hls/'))).toEqual([]);
+  });
+
+  it.each([
+    ['lasts no time at all (BANDWIDTH would be 1)', () => runner.segmentsWhen.set('copy', [0])],
+    ['does not decode', () => (runner.decodedFrames = 0)],
+  ])('drops a source rendition that %s and makes the asset ready from its ladder only', async (_name, arrange) => {
+    arrange();
+    runner.probe = { ...fixture('h264_1080p'), format: { ...fixture('h264_1080p').format, duration: '0.5' } };
+    runner.probe.streams = runner.probe.streams!.map((s) => ({ ...s, duration: '0.5' }));
+    if (runner.decodedFrames === 0) runner.onFfmpeg = (args) => args.includes('libx264') && (runner.decodedFrames = 5);
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
+    expect(await runBoth()).toEqual({ status: 'done' });
+    expect(steps().filter((s) => s.includes('source') || s.includes('markPlayable'))).toEqual([]);
+    expect(steps().slice(-2)).toEqual([`put ${hls('master.m3u8')}`, `markReady ${ASSET}`]);
+    expect(store.text(hls('master.m3u8'))).not.toContain('BANDWIDTH=1,');
   });
 
   it('records the probe as the asset fields, tracks, reasons and input-info', async () => {
@@ -150,11 +219,14 @@ describe('TranscodePipeline', () => {
   it('ingests a direct upload from its stored file, with empty input-info settings', async () => {
     await store.putBuffer('uploads/up1/source', Buffer.alloc(4096, 7));
     assets.addAsset(ASSET, { input: [{ object_key: 'uploads/up1/source' }] });
-    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+    // nothing kept for the ladder: it reads the stored upload again
+    expect(await pipeline().run(context())).toEqual({ status: 'ladder', inputKey: null });
     expect(runner.ffmpegRuns[0][runner.ffmpegRuns[0].indexOf('-i') + 1]).toBe(join(workDir, 'input'));
     expect(readFileSync(join(workDir, 'input'))).toEqual(Buffer.alloc(4096, 7));
     expect(assets.probes[0].input_info).toEqual([expect.objectContaining({ settings: {} })]);
     expect(steps()).toContain(`markReady ${ASSET}`);
+    expect(store.objects.has(keptInputKey(ASSET))).toBe(false);
+    expect(await pipeline().run(context('ladder', null))).toEqual({ status: 'done' });
   });
 
   it('errors an upload asset whose stored file is gone (invalid_input)', async () => {
@@ -166,11 +238,14 @@ describe('TranscodePipeline', () => {
   it('encodes a non-standard input first and marks it ready only once its master is stored', async () => {
     runner.probe = fixture('hevc_720p');
     assets.addAsset(ASSET, { url: `${base}/clip.mkv` });
-    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+    expect(await runBoth()).toEqual({ status: 'done' });
     expect(runner.ffmpegRuns).toHaveLength(1);
     expect(steps()).toEqual([
       `getIngestSpec ${ASSET}`,
       `recordProbe ${ASSET}`,
+      `put ${keptInputKey(ASSET)}`,
+      '-- ladder phase --',
+      `getIngestSpec ${ASSET}`,
       ...['720p', '540p', '360p', '270p'].map((v) => `put ${hls(`${v}/index.m3u8`)}`),
       'checkpoint',
       `put ${hls('master.m3u8')}`,
@@ -183,8 +258,9 @@ describe('TranscodePipeline', () => {
   it('cuts and watermarks a test asset, with its durations capped at 10 s, and never remuxes it', async () => {
     runner.probe = { ...fixture('h264_1080p'), format: { ...fixture('h264_1080p').format, duration: '25.000000' } };
     runner.probe.streams = runner.probe.streams!.map((s) => ({ ...s, duration: '25.000000' }));
+    runner.segmentsWhen.set('libx264', [4, 4, 2]); // the 10 s a test asset keeps
     assets.addAsset(ASSET, { url: `${base}/clip.mp4`, test: true });
-    await pipeline({ ...CURRENT_FFMPEG, watermark: 'drawbox=t=fill' }).run(context());
+    await runBoth({ ...CURRENT_FFMPEG, watermark: 'drawbox=t=fill' });
     expect(runner.ffmpegRuns).toHaveLength(1);
     const [ladder] = runner.ffmpegRuns;
     expect(ladder.slice(ladder.indexOf('-t'), ladder.indexOf('-t') + 2)).toEqual(['-t', '10']);
@@ -197,7 +273,7 @@ describe('TranscodePipeline', () => {
   it('does not remux a rotated phone clip (MPEG-TS cannot carry the rotation)', async () => {
     runner.probe = fixture('rotated');
     assets.addAsset(ASSET, { url: `${base}/phone.mp4` });
-    await pipeline().run(context());
+    await runBoth();
     expect(runner.ffmpegRuns.map((r) => r.includes('copy'))).toEqual([false]);
   });
 
@@ -208,7 +284,7 @@ describe('TranscodePipeline', () => {
       { pts_time: '22.000000', size: '1000', flags: 'K__' },
     ];
     assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
-    await pipeline().run(context());
+    await runBoth();
     expect(runner.ffmpegRuns.map((r) => r.includes('copy'))).toEqual([true, false]); // remuxed in parallel with the scan, then not used
     expect(assets.probes[0].non_standard_input_reasons).toEqual({ video_gop_size: 'high' });
     expect(steps().filter((s) => s.includes('source') || s.includes('markPlayable'))).toEqual([]);
@@ -217,20 +293,26 @@ describe('TranscodePipeline', () => {
   it('goes on with the ladder alone when the remux fails', async () => {
     runner.failFfmpegWhen = 'copy';
     assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
-    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+    expect(await runBoth()).toEqual({ status: 'done' });
     expect(steps().slice(-2)).toEqual([`put ${hls('master.m3u8')}`, `markReady ${ASSET}`]);
   });
 
   it('uploads the index-named folders of the legacy muxer under the variant names', async () => {
     assets.addAsset(ASSET, { url: `${base}/clip.mp4` });
-    await pipeline({ ...CURRENT_FFMPEG, legacyHlsMuxer: true }).run(context());
+    await runBoth({ ...CURRENT_FFMPEG, legacyHlsMuxer: true });
     expect(runner.ffmpegRuns.every((r) => !r.includes('-master_pl_name'))).toBe(true);
     const stored = [...store.objects.keys()].filter((k) => k.endsWith('index.m3u8')).sort();
     expect(stored).toEqual(['1080p', '270p', '360p', '540p', '720p', 'source'].map((v) => hls(`${v}/index.m3u8`)));
   });
 
   it.each([
-    ['an unreachable URL', { url: 'http://127.0.0.1:1/a.mp4' }, () => undefined, 'Unable to download input file: connection refused'],
+    ['an unreachable URL', { url: 'http://127.0.0.1:1/a.mp4' }, () => undefined, 'Unable to download input file: the connection to the server failed'],
+    [
+      'a cloud metadata URL',
+      { url: 'http://169.254.169.254/latest/meta-data/' },
+      () => undefined,
+      'Unable to download input file: 169.254.169.254 is a cloud metadata address, which this platform does not connect to',
+    ],
     ['an HTTP error', { url: 'MISSING' }, () => undefined, 'Unable to download input file: HTTP 404'],
     ['a file ffprobe cannot read', {}, (r: FakeMediaRunner) => (r.unreadable = true), 'The input file could not be read as media.'],
     [
@@ -258,11 +340,37 @@ describe('TranscodePipeline', () => {
     expect(store.objects.size).toBe(0);
   });
 
-  it('takes over a job whose asset is already ready: no probe record, no remux, the ladder and its master', async () => {
+  it('takes over an ingest whose asset is already ready straight to the ladder phase: no probe record, no remux', async () => {
     assets.addAsset(ASSET, { url: `${base}/clip.mp4`, status: 'ready' });
-    expect(await pipeline().run(context())).toEqual({ status: 'done' });
+    expect(await pipeline().run(context('ingest'))).toEqual({ status: 'ladder', inputKey: null });
+    expect(await pipeline().run(context('ladder', null))).toEqual({ status: 'done' });
     expect(runner.ffmpegRuns.map((r) => r.includes('copy'))).toEqual([false]);
-    expect(steps().filter((s) => !s.startsWith('put'))).toEqual([`getIngestSpec ${ASSET}`, 'checkpoint']);
+    expect(steps().filter((s) => !s.startsWith('put'))).toEqual([`getIngestSpec ${ASSET}`, `getIngestSpec ${ASSET}`, 'checkpoint']);
+  });
+
+  it('keeps a ready asset ready when its ladder cannot be made from its input, with a warning instead of an error', async () => {
+    assets.addAsset(ASSET, { url: `${base}/missing.mp4`, status: 'ready' });
+    const outcome = await pipeline().run(context('ladder', null));
+    expect(outcome).toEqual({ status: 'errored', error: 'Unable to download input file: HTTP 404' });
+    expect(assets.errored).toEqual([]);
+    expect(assets.warnings).toEqual([
+      {
+        assetId: ASSET,
+        warning: {
+          type: 'renditions_failed',
+          message: 'The encoded renditions could not be made, so the asset plays from its source rendition only: Unable to download input file: HTTP 404',
+        },
+      },
+    ]);
+    expect(assets.specs.get(ASSET)!.status).toBe('ready');
+  });
+
+  it('keeps a ready asset ready when its encoded ladder turns out unplayable, and lists none of it', async () => {
+    assets.addAsset(ASSET, { url: `${base}/clip.mp4`, status: 'ready' });
+    runner.decodedFrames = 0;
+    expect(await pipeline().run(context('ladder', null))).toMatchObject({ status: 'errored' });
+    expect(assets.warnings.map((w) => w.warning.type)).toEqual(['renditions_failed']);
+    expect([...store.objects.keys()].filter((k) => k.includes('/hls/'))).toEqual([]);
   });
 
   it('leaves an asset that is already errored alone', async () => {
@@ -278,7 +386,7 @@ describe('TranscodePipeline', () => {
       controller.abort(new JobAbort('lease_lost'));
       controller.signal.throwIfAborted();
     });
-    await expect(pipeline().run(context())).rejects.toMatchObject({ kind: 'lease_lost' });
+    await expect(runBoth()).rejects.toMatchObject({ kind: 'lease_lost' });
     expect(store.objects.has(hls('master.m3u8'))).toBe(false);
     expect(log).not.toContain(`markReady ${ASSET}`);
   });
@@ -287,7 +395,7 @@ describe('TranscodePipeline', () => {
     runner.probe = fixture('hevc_720p');
     runner.hold = new Promise(() => undefined);
     assets.addAsset(ASSET, { url: `${base}/clip.mkv` });
-    const run = pipeline().run(context());
+    const run = pipeline().run(context('ladder'));
     setTimeout(() => controller.abort(new JobAbort('cancelled')), 50);
     await expect(run).rejects.toMatchObject({ name: 'MediaAbortedError', reason: { kind: 'cancelled' } });
     expect(log).not.toContain(`markErrored ${ASSET}`);

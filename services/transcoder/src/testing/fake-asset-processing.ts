@@ -6,6 +6,9 @@ export class FakeAssetProcessing implements AssetProcessing {
   readonly specs = new Map<string, assets.IngestSpec>();
   readonly probes: assets.RecordProbeRequest[] = [];
   readonly errored: Array<{ assetId: string; errors: assets.AssetErrors }> = [];
+  readonly warnings: Array<{ assetId: string; warning: assets.AssetWarning }> = [];
+  /** Set to make the next calls answer this (a refusal of the assets service), by method name. */
+  readonly refuse = new Map<string, Error>();
   /** Set to make every call fail (the service is down). */
   failWith?: Error;
 
@@ -44,6 +47,12 @@ export class FakeAssetProcessing implements AssetProcessing {
     if (spec) spec.status = 'ready';
   }
 
+  reportWarning(assetId: string, warning: assets.AssetWarning): Promise<void> {
+    this.call(`reportWarning ${assetId}`);
+    this.warnings.push({ assetId, warning });
+    return Promise.resolve();
+  }
+
   async markErrored(assetId: string, errors: assets.AssetErrors): Promise<void> {
     this.call(`markErrored ${assetId}`);
     this.errored.push({ assetId, errors });
@@ -53,6 +62,8 @@ export class FakeAssetProcessing implements AssetProcessing {
 
   private call(entry: string): void {
     if (this.failWith) throw this.failWith;
+    const refusal = this.refuse.get(entry.split(' ')[0]);
+    if (refusal) throw refusal;
     this.log.push(entry);
   }
 }

@@ -21,6 +21,12 @@ export class FakeMediaRunner {
   failFfmpegWhen?: string;
   /** ffmpeg waits for this before finishing (an abort ends the wait). */
   hold?: Promise<void>;
+  /** Segment durations of the playlists ffmpeg runs whose argv contains the key write (default 4 s + 2 s). */
+  readonly segmentsWhen = new Map<string, number[]>();
+  /** Frames the segment probe says the first packets decode to (0: an undecodable rendition). */
+  decodedFrames = 5;
+  /** Called with each ffmpeg run's argv as it starts. */
+  onFfmpeg?: (args: string[]) => unknown;
   readonly ffmpegRuns: string[][] = [];
   readonly probeRuns: string[][] = [];
 
@@ -36,8 +42,20 @@ export class FakeMediaRunner {
     const streams = [
       ...(audioOnly
         ? []
-        : [{ index: 0, codec_type: 'video', codec_name: 'h264', profile: 'High', level: 30, width: 640, height: 360, avg_frame_rate: '30/1' }]),
-      { index: 1, codec_type: 'audio', codec_name: 'aac', profile: 'LC', avg_frame_rate: '0/0' },
+        : [
+            {
+              index: 0,
+              codec_type: 'video',
+              codec_name: 'h264',
+              profile: 'High',
+              level: 30,
+              width: 640,
+              height: 360,
+              avg_frame_rate: '30/1',
+              nb_read_frames: String(this.decodedFrames),
+            },
+          ]),
+      { index: 1, codec_type: 'audio', codec_name: 'aac', profile: 'LC', avg_frame_rate: '0/0', nb_read_frames: String(this.decodedFrames) },
     ];
     return { streams } as T;
   }
@@ -51,6 +69,7 @@ export class FakeMediaRunner {
   async ffmpeg(args: string[], options: FfmpegRunOptions = {}): Promise<void> {
     this.started('ffmpeg', args, options);
     this.ffmpegRuns.push(args);
+    this.onFfmpeg?.(args);
     if (this.hold) {
       const signal = options.signal;
       await Promise.race([
@@ -63,16 +82,18 @@ export class FakeMediaRunner {
     }
     const output = args[args.length - 1]; // <dir>/%v/index.m3u8
     const map = args[args.indexOf('-var_stream_map') + 1].split(' ');
+    const durations = [...this.segmentsWhen].find(([key]) => args.some((a) => a.includes(key)))?.[1] ?? [4, 2];
     map.forEach((entry, i) => {
       const name = /name:([^,]+)/.exec(entry)?.[1] ?? String(i);
       const folder = output.replace('%v', name).replace(/\/index\.m3u8$/, '');
       mkdirSync(folder, { recursive: true });
-      writeFileSync(join(folder, 'segment_000.ts'), Buffer.alloc(50_000, i));
-      writeFileSync(join(folder, 'segment_001.ts'), Buffer.alloc(20_000, i));
-      writeFileSync(
-        join(folder, 'index.m3u8'),
-        '#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:4.000000,\nsegment_000.ts\n#EXTINF:2.000000,\nsegment_001.ts\n#EXT-X-ENDLIST\n',
-      );
+      const lines = ['#EXTM3U', '#EXT-X-VERSION:3'];
+      durations.forEach((seconds, n) => {
+        const segment = `segment_${String(n).padStart(3, '0')}.ts`;
+        writeFileSync(join(folder, segment), Buffer.alloc(n === 0 ? 50_000 : 20_000, i));
+        lines.push(`#EXTINF:${seconds.toFixed(6)},`, segment);
+      });
+      writeFileSync(join(folder, 'index.m3u8'), `${lines.join('\n')}\n#EXT-X-ENDLIST\n`);
     });
     options.onProgress?.({ outTimeSeconds: options.durationSeconds ?? 0, fraction: 1, done: true });
   }

@@ -1,4 +1,4 @@
-import { JobEntity, JobStatus, OPEN_STATUSES } from '../jobs/job.entity';
+import { JobEntity, JobPhase, JobStatus, OPEN_STATUSES } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
 
 const HELD: readonly JobStatus[] = ['running', 'playable'];
@@ -12,7 +12,10 @@ export class InMemoryJobs implements Pick<JobRepository, keyof JobRepository> {
   add(job: Partial<JobEntity> & Pick<JobEntity, 'id' | 'assetId'>): JobEntity {
     const row: JobEntity = {
       status: 'queued',
+      phase: 'ingest',
       attempts: 0,
+      playable: false,
+      inputKey: null,
       worker: null,
       leaseExpiresAt: null,
       error: null,
@@ -38,18 +41,20 @@ export class InMemoryJobs implements Pick<JobRepository, keyof JobRepository> {
     return { ...job };
   }
 
-  async claim(worker: string, leaseSeconds: number): Promise<JobEntity | undefined> {
+  claim(worker: string, leaseSeconds: number, phase: JobPhase): Promise<JobEntity | undefined> {
     const due = [...this.rows.values()]
       .filter(
         (j) =>
-          (j.status === 'queued' && (j.leaseExpiresAt === null || j.leaseExpiresAt.getTime() <= this.now)) ||
-          (HELD.includes(j.status) && j.leaseExpiresAt !== null && j.leaseExpiresAt.getTime() < this.now),
+          j.phase === phase &&
+          ((j.status === 'queued' && (j.leaseExpiresAt === null || j.leaseExpiresAt.getTime() <= this.now)) ||
+            (HELD.includes(j.status) && j.leaseExpiresAt !== null && j.leaseExpiresAt.getTime() < this.now)),
       )
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+      .sort((a, b) => Number(a.playable) - Number(b.playable) || a.createdAt.getTime() - b.createdAt.getTime());
     const job = due[0];
-    if (!job) return undefined;
-    Object.assign(job, { status: 'running', worker, leaseExpiresAt: this.lease(leaseSeconds), attempts: job.attempts + 1 });
-    return { ...job };
+    if (!job) return Promise.resolve(undefined);
+    const status: JobStatus = job.playable ? 'playable' : 'running';
+    Object.assign(job, { status, worker, leaseExpiresAt: this.lease(leaseSeconds), attempts: job.attempts + 1 });
+    return Promise.resolve({ ...job });
   }
 
   async renew(id: string, worker: string, leaseSeconds: number): Promise<boolean> {
@@ -57,7 +62,11 @@ export class InMemoryJobs implements Pick<JobRepository, keyof JobRepository> {
   }
 
   async markPlayable(id: string, worker: string): Promise<boolean> {
-    return this.update(id, worker, { status: 'playable' });
+    return this.update(id, worker, { status: 'playable', playable: true });
+  }
+
+  advanceToLadder(id: string, worker: string, inputKey: string | null): Promise<boolean> {
+    return Promise.resolve(this.update(id, worker, { phase: 'ladder', status: 'queued', attempts: 0, inputKey, leaseExpiresAt: null, error: null }));
   }
 
   async finish(id: string, worker: string, status: 'done' | 'errored' | 'cancelled', error: string | null): Promise<boolean> {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig, PlatformConfig } from '@platform/config';
+import { fakeProcessedEvents } from '@platform/testing';
 import { eventually } from '../testing/eventually';
 import { JobRepository } from '../jobs/job.repository';
 import { JobsService } from '../jobs/jobs.service';
@@ -13,7 +14,7 @@ import { FakeMediaRunner, fakeMediaTools } from '../testing/fake-media-runner';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
 import { InMemoryStore } from '../testing/in-memory-store';
 import { JobAbort } from './job-abort';
-import { retryDelaySeconds, TranscodeWorker, UNREACHABLE_RETRY_SECONDS } from './transcode-worker';
+import { retryDelaySeconds, SHUTDOWN_GRACE_MS, TranscodeWorker, UNREACHABLE_RETRY_SECONDS } from './transcode-worker';
 
 const ME = 'host:1:aaaaaa';
 
@@ -27,8 +28,9 @@ class ControlledPipeline {
       new Promise<PipelineOutcome>((resolve, reject) => {
         this.contexts.set(ctx.assetId, ctx);
         this.pending.set(ctx.assetId, { resolve, reject });
-        if (ctx.signal.aborted) reject(ctx.signal.reason);
-        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
+        const aborted = () => reject(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('aborted'));
+        if (ctx.signal.aborted) aborted();
+        ctx.signal.addEventListener('abort', aborted);
       }),
   );
 
@@ -52,27 +54,26 @@ describe('TranscodeWorker', () => {
   let config: PlatformConfig;
   let worker: TranscodeWorker;
 
-  const makeWorker = (id = ME) =>
-    new TranscodeWorker(id, jobs, jobsService, pipeline as never, assets, store, fakeMediaTools(new FakeMediaRunner()) as never, config);
+  const makeWorker = (id = ME) => new TranscodeWorker(id, jobs, jobsService, pipeline, assets, store, fakeMediaTools(new FakeMediaRunner()), config);
   const row = (id: string) => jobs.rows.get(id)!;
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'worker-'));
     jobs = new InMemoryJobs();
     jobs.now = Date.now();
-    jobsService = new JobsService(jobs as unknown as JobRepository);
+    jobsService = new JobsService(jobs as unknown as JobRepository, fakeProcessedEvents());
     pipeline = new ControlledPipeline();
     assets = new FakeAssetProcessing();
     store = new InMemoryStore();
-    config = { ...loadConfig({}), dataDir, transcoder: { concurrency: 2, leaseSeconds: 30, maxAttempts: 3, pollMs: 60_000 } };
+    config = { ...loadConfig({}), dataDir, transcoder: { concurrency: 1, ingestConcurrency: 2, leaseSeconds: 30, maxAttempts: 3, pollMs: 60_000 } };
     worker = makeWorker();
   });
   afterEach(async () => {
-    await worker.beforeApplicationShutdown();
+    await worker.onModuleDestroy();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('claims the oldest jobs up to its concurrency, and the next one as soon as one ends', async () => {
+  it('claims the oldest ingests up to its ingest slots, and the next one as soon as one ends', async () => {
     for (const n of [1, 2, 3]) jobs.add({ id: `j${n}`, assetId: `a${n}` });
     await worker.poll();
     expect(worker.runningJobIds()).toEqual(['j1', 'j2']);
@@ -124,6 +125,7 @@ describe('TranscodeWorker', () => {
   });
 
   it('puts a failed attempt back in the queue with a back-off, and errors the asset after the last attempt', async () => {
+    assets.addAsset('a1');
     jobs.add({ id: 'j1', assetId: 'a1' });
     for (const attempt of [1, 2]) {
       await worker.poll();
@@ -143,6 +145,123 @@ describe('TranscodeWorker', () => {
     await eventually(() => expect(row('j1').status).toBe('errored'));
     expect(row('j1')).toMatchObject({ attempts: 3, error: 'ffmpeg exited with status 1 (3)' });
     expect(assets.errored).toEqual([{ assetId: 'a1', errors: { type: 'unknown', messages: ['The input file could not be processed after 3 attempts.'] } }]);
+    expect(assets.warnings).toEqual([]);
+  });
+
+  it('ends the job of a ready asset whose ladder keeps failing: the asset stays ready, one warning, no more tries', async () => {
+    assets.addAsset('a1', { status: 'ready' });
+    jobs.add({ id: 'j1', assetId: 'a1', phase: 'ladder', playable: true, attempts: 2 });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    pipeline.fail('a1', new Error('ffmpeg exited with status 1'));
+    await eventually(() => expect(row('j1').status).toBe('errored'));
+    expect(row('j1')).toMatchObject({ attempts: 3, error: 'ffmpeg exited with status 1', leaseExpiresAt: null });
+    expect(assets.errored).toEqual([]);
+    expect(assets.specs.get('a1')!.status).toBe('ready');
+    expect(assets.warnings).toEqual([
+      {
+        assetId: 'a1',
+        warning: {
+          type: 'renditions_failed',
+          message:
+            'The encoded renditions could not be made, so the asset plays from its source rendition only: 3 attempts failed (ffmpeg exited with status 1)',
+        },
+      },
+    ]);
+    jobs.now += 3600_000;
+    await worker.poll();
+    expect(pipeline.run).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends, with a warning, the job of a ready asset whose workers kept dying during its ladder (no endless retries)', async () => {
+    assets.addAsset('a1', { status: 'ready' });
+    jobs.add({
+      id: 'j1',
+      assetId: 'a1',
+      phase: 'ladder',
+      playable: true,
+      status: 'playable',
+      worker: 'dead:1:x',
+      attempts: 3,
+      leaseExpiresAt: new Date(jobs.now - 1),
+    });
+    await worker.poll();
+    await eventually(() => expect(row('j1').status).toBe('errored'));
+    expect(pipeline.run).not.toHaveBeenCalled();
+    expect(assets.warnings.map((w) => w.warning.type)).toEqual(['renditions_failed']);
+    expect(assets.errored).toEqual([]);
+  });
+
+  it.each([
+    ['refuses a change (FAILED_PRECONDITION) of an asset that plays: it stays ready, with a warning', 9, 'ready', 'errored'],
+    ['refuses a report (INVALID_ARGUMENT) of an asset that does not play yet: it is errored', 3, 'preparing', 'errored'],
+    ['no longer knows the asset (NOT_FOUND)', 5, undefined, 'cancelled'],
+  ])('ends the job at once when the assets service %s, instead of retrying it as unreachable', async (_name, code, assetStatus, status) => {
+    if (assetStatus) assets.addAsset('a1', { status: assetStatus });
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    pipeline.fail('a1', Object.assign(new Error(`${code} refused: Asset is ready; it cannot become errored`), { code }));
+    await eventually(() => expect(row('j1').status).toBe(status));
+    expect(row('j1')).toMatchObject({ attempts: 1, leaseExpiresAt: null });
+    expect(row('j1').error).toContain('refused by the assets service');
+    expect(assets.warnings.map((w) => w.warning.type)).toEqual(assetStatus === 'ready' ? ['renditions_failed'] : []);
+    expect(assets.errored).toEqual(
+      assetStatus === 'preparing' ? [{ assetId: 'a1', errors: { type: 'unknown', messages: ['The input file could not be processed.'] } }] : [],
+    );
+    jobs.now += 3600_000;
+    await worker.poll();
+    expect(pipeline.run).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends the job when giving up is itself refused (the asset became ready meanwhile), instead of retrying every minute', async () => {
+    assets.addAsset('a1');
+    assets.refuse.set('markErrored', Object.assign(new Error('9 FAILED_PRECONDITION: Asset is ready; it cannot become errored'), { code: 9 }));
+    jobs.add({ id: 'j1', assetId: 'a1', status: 'running', worker: 'dead:1:x', attempts: 3, leaseExpiresAt: new Date(jobs.now - 1) });
+    await worker.poll();
+    await eventually(() => expect(row('j1').status).toBe('errored'));
+    expect(row('j1').leaseExpiresAt).toBeNull();
+    jobs.now += 3600_000;
+    await worker.poll();
+    expect(worker.runningJobIds()).toEqual([]);
+    expect(row('j1').status).toBe('errored');
+  });
+
+  it('hands an ingested job to the ladder phase, which an encode slot claims with the kept input', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    await worker.poll();
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
+    expect(pipeline.contexts.get('a1')).toMatchObject({ phase: 'ingest', inputKey: null });
+    await pipeline.contexts.get('a1')!.markPlayable();
+    pipeline.finish('a1', { status: 'ladder', inputKey: 'assets/a1/transcoder/input' });
+    await eventually(() => expect(pipeline.run).toHaveBeenCalledTimes(2));
+    expect(pipeline.contexts.get('a1')).toMatchObject({ phase: 'ladder', inputKey: 'assets/a1/transcoder/input', attempt: 1 });
+    expect(row('j1')).toMatchObject({ phase: 'ladder', status: 'playable', attempts: 1 });
+    pipeline.finish('a1');
+    await eventually(() => expect(row('j1').status).toBe('done'));
+    expect(store.log).toEqual(['delete assets/a1/transcoder/input']);
+  });
+
+  it('makes a new asset playable while its only encode slot runs a long ladder and an input stalls in an ingest slot', async () => {
+    jobs.add({ id: 'ladder', assetId: 'a-long', phase: 'ladder', playable: true });
+    jobs.add({ id: 'stalled', assetId: 'a-stalled' });
+    jobs.add({ id: 'new', assetId: 'a-new' });
+    await worker.poll();
+    expect(worker.runningJobIds().sort()).toEqual(['ladder', 'new', 'stalled']);
+    await eventually(() => expect(pipeline.contexts.has('a-new')).toBe(true));
+    expect(pipeline.contexts.get('a-new')!.phase).toBe('ingest');
+    expect(pipeline.contexts.get('a-long')!.phase).toBe('ladder');
+    // the new asset's ingest ends (it plays) while the other two still run; its ladder waits for the encode slot
+    pipeline.finish('a-new', { status: 'ladder', inputKey: null });
+    await eventually(() => expect(row('new')).toMatchObject({ phase: 'ladder', status: 'queued' }));
+    expect(worker.runningJobIds().sort()).toEqual(['ladder', 'stalled']);
+  });
+
+  it('gives an encode slot the ladder of an asset that does not play yet before older ladders of assets that do', async () => {
+    jobs.add({ id: 'old-ready', assetId: 'a1', phase: 'ladder', playable: true });
+    jobs.add({ id: 'new-not-ready', assetId: 'a2', phase: 'ladder', playable: false });
+    await worker.poll();
+    expect(worker.runningJobIds()).toEqual(['new-not-ready']);
   });
 
   it('does not count an attempt that failed to reach the assets service', async () => {
@@ -157,6 +276,7 @@ describe('TranscodeWorker', () => {
   });
 
   it('errors the asset without running it again when a job was claimed more often than allowed (workers kept dying)', async () => {
+    assets.addAsset('a1');
     jobs.add({ id: 'j1', assetId: 'a1', status: 'running', worker: 'dead:1:x', attempts: 3, leaseExpiresAt: new Date(jobs.now - 1) });
     await worker.poll();
     await eventually(() => expect(row('j1').status).toBe('errored'));
@@ -201,9 +321,9 @@ describe('TranscodeWorker', () => {
 
   it('stops a running job whose asset is deleted and removes what it stored', async () => {
     worker.onApplicationBootstrap();
-    await jobsService.enqueue('a1');
+    await jobsService.enqueue('a1', 'created-a1');
     await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
-    await jobsService.cancel('a1');
+    await jobsService.cancel('a1', 'deleted-a1');
     const ctx = pipeline.contexts.get('a1')!;
     expect((ctx.signal.reason as JobAbort).kind).toBe('cancelled');
     await eventually(() => expect(store.log).toEqual(['delete assets/a1/']));
@@ -219,26 +339,64 @@ describe('TranscodeWorker', () => {
     expect(store.log).toEqual(['delete assets/a1/']);
   });
 
-  it('gives its jobs back on shutdown, the interrupted attempt not counted', async () => {
+  it('gives its jobs back on shutdown, due at once and the interrupted attempt not counted, and claims nothing more', async () => {
     jobs.add({ id: 'j1', assetId: 'a1' });
+    jobs.add({ id: 'j2', assetId: 'a2', phase: 'ladder', playable: true, attempts: 1 });
     await worker.poll();
-    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true));
-    await worker.beforeApplicationShutdown();
+    await eventually(() => expect(pipeline.contexts.size).toBe(2));
+    await worker.onModuleDestroy();
+    expect([...pipeline.contexts.values()].map((c) => (c.signal.reason as JobAbort).kind)).toEqual(['shutdown', 'shutdown']);
     expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(row('j2')).toMatchObject({ status: 'queued', attempts: 1, phase: 'ladder' });
     expect(row('j1').leaseExpiresAt!.getTime()).toBe(jobs.now);
+    jobs.add({ id: 'j3', assetId: 'a3' });
     await worker.poll();
     expect(worker.runningJobIds()).toEqual([]); // stopped for good
+    expect(row('j3').status).toBe('queued');
+  });
+
+  it('hands back a job whose claim was on its way when shutdown began, without running it', async () => {
+    jobs.add({ id: 'j1', assetId: 'a1' });
+    let release!: () => void;
+    const claim = jobs.claim.bind(jobs);
+    jest.spyOn(jobs, 'claim').mockImplementationOnce(async (...args) => {
+      await new Promise<void>((r) => (release = r));
+      return claim(...args);
+    });
+    const polling = worker.poll();
+    await eventually(() => expect(release).toBeDefined());
+    const stopping = worker.onModuleDestroy();
+    release();
+    await Promise.all([polling, stopping]);
+    expect(pipeline.run).not.toHaveBeenCalled();
+    expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
+  it('hands a job back at shutdown even when its run does not stop within the grace period', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const stuck = { run: jest.fn(() => new Promise<PipelineOutcome>(() => undefined)) }; // ignores its signal
+      worker = new TranscodeWorker(ME, jobs, jobsService, stuck, assets, store, fakeMediaTools(new FakeMediaRunner()), config);
+      jobs.add({ id: 'j1', assetId: 'a1' });
+      await worker.poll();
+      const stopping = worker.onModuleDestroy();
+      await jest.advanceTimersByTimeAsync(SHUTDOWN_GRACE_MS);
+      await stopping;
+      expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0 });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('starts a job queued in this process at once, without waiting for the next poll', async () => {
     worker.onApplicationBootstrap();
     await eventually(() => expect(jobs.rows.size).toBe(0));
-    await jobsService.enqueue('a1');
+    await jobsService.enqueue('a1', 'created-a1');
     await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true), 2000);
   });
 
   it('claims nothing while ffmpeg cannot be found', async () => {
-    worker = new TranscodeWorker(ME, jobs, jobsService, pipeline as never, assets, store, { get: () => Promise.reject(new Error('No ffmpeg found')) }, config);
+    worker = new TranscodeWorker(ME, jobs, jobsService, pipeline, assets, store, { get: () => Promise.reject(new Error('No ffmpeg found')) }, config);
     jobs.add({ id: 'j1', assetId: 'a1' });
     await worker.poll();
     expect(row('j1')).toMatchObject({ status: 'queued', attempts: 0 });

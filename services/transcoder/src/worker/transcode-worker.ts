@@ -1,20 +1,21 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { assetKeys, OBJECT_STORE, ObjectStore } from '@platform/storage';
-import { JobEntity } from '../jobs/job.entity';
+import { OBJECT_STORE, ObjectStore } from '@platform/storage';
+import { JobEntity, JobPhase } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
 import { JobsService } from '../jobs/jobs.service';
 import { MediaTools } from '../media/media-tools';
-import { ASSET_PROCESSING, AssetProcessing, isUnreachable } from '../pipeline/asset-processing';
+import { ASSET_PROCESSING, AssetProcessing, isRefusal, isUnreachable } from '../pipeline/asset-processing';
 import { JobContext } from '../pipeline/job-context';
 import { TranscodePipeline } from '../pipeline/transcode-pipeline';
 import { attemptTempDir, jobsWithTemp, recordChildPid, removeJobTemp } from '../temp-dirs';
 import { JobAbort, jobAbortOf } from './job-abort';
+import { JobEndings, retryDelaySeconds } from './job-endings';
 import { LeaseKeeper } from './lease-keeper';
-import { newWorkerId } from './worker-id';
 
 export const WORKER_ID = Symbol('WORKER_ID');
+export { retryDelaySeconds } from './job-endings';
 
 interface RunningJob {
   job: JobEntity;
@@ -24,50 +25,60 @@ interface RunningJob {
 
 /** Wait before trying again while the assets service cannot be reached. */
 export const UNREACHABLE_RETRY_SECONDS = 5;
+/** At shutdown, how long running jobs get to stop and be handed back before the worker hands them back itself. */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Back-off before a failed attempt is tried again: 5 s, 10 s, 20 s … at most 60 s. */
-export function retryDelaySeconds(attempts: number): number {
-  return Math.min(60, 5 * 2 ** Math.max(0, attempts - 1));
-}
+type JobStore = Pick<JobRepository, 'claim' | 'renew' | 'findById' | 'finish' | 'requeue' | 'markPlayable' | 'advanceToLadder' | 'openIds'>;
 
 /**
- * The worker loop: every TRANSCODER_POLL_MS (and at once when a job is queued in this process), while
- * fewer than TRANSCODER_CONCURRENCY jobs run here, claim one and run the pipeline under a lease. Only
- * the lease holder may finish a job; a lost lease stops the work without touching anything.
+ * The worker loop: every TRANSCODER_POLL_MS (and at once when a job is queued or a phase ends in this
+ * process), it claims jobs for its free slots: ingest phases (download, probe, quick source rendition)
+ * into TRANSCODER_INGEST_CONCURRENCY slots, ladder phases into TRANSCODER_CONCURRENCY encode slots, so a
+ * slow download or a long ladder never keeps another asset from becoming playable. Each phase runs under
+ * a lease; only the lease holder may finish it, and a lost lease stops the work without touching anything.
  */
 @Injectable()
-export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('TranscodeWorker');
   private readonly running = new Map<string, RunningJob>();
   private timer?: NodeJS.Timeout;
   private polling = false;
   private pollAgain = false;
   private stopped = false;
+  private readonly endings: JobEndings;
 
   constructor(
     @Inject(WORKER_ID) readonly id: string,
-    @Inject(JobRepository) private readonly jobs: Pick<JobRepository, 'claim' | 'renew' | 'findById' | 'finish' | 'requeue' | 'markPlayable' | 'openIds'>,
+    @Inject(JobRepository) private readonly jobs: JobStore,
     @Inject(JobsService) private readonly jobsService: Pick<JobsService, 'onEnqueued' | 'onCancelled'>,
     @Inject(TranscodePipeline) private readonly pipeline: Pick<TranscodePipeline, 'run'>,
     @Inject(ASSET_PROCESSING) private readonly assets: AssetProcessing,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(MediaTools) private readonly media: Pick<MediaTools, 'get'>,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-  ) {}
+  ) {
+    this.endings = new JobEndings(id, jobs, assets, store, config);
+  }
 
   onApplicationBootstrap(): void {
     this.jobsService.onEnqueued(() => this.nudge());
     this.jobsService.onCancelled((job) => void this.cancelled(job));
-    this.logger.log(`worker ${this.id}: concurrency ${this.config.transcoder.concurrency}, lease ${this.config.transcoder.leaseSeconds} s`);
+    const { concurrency, ingestConcurrency, leaseSeconds } = this.config.transcoder;
+    this.logger.log(`worker ${this.id}: ${ingestConcurrency} ingest slots, ${concurrency} encode slots, lease ${leaseSeconds} s`);
     void this.sweepTemp().finally(() => this.schedule(0));
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /** Shutdown, first step: claim nothing more, stop every running job and hand it back (see `handBack`). */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    const running = [...this.running.values()];
-    for (const r of running) r.controller.abort(new JobAbort('shutdown'));
-    await Promise.allSettled(running.map((r) => r.done));
+    await this.handBack();
+  }
+
+  /** Idempotent: whatever onModuleDestroy left (an app closed without it) is handed back too. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.handBack();
   }
 
   /** Look for work now rather than at the next poll. */
@@ -81,19 +92,26 @@ export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicatio
     return [...this.running.keys()];
   }
 
-  /** Claims and starts jobs until the concurrency is used or none is due; resolves once they have started. */
+  /** Claims and starts jobs until every free slot is used or none is due; resolves once they have started. */
   async poll(): Promise<void> {
     if (this.polling || this.stopped) return;
     this.polling = true;
     this.pollAgain = false;
     try {
-      while (!this.stopped && this.running.size < this.config.transcoder.concurrency) {
-        await this.media.get(); // no ffmpeg, no claim: jobs wait in the queue (MediaTools logs why)
-        const job = await this.jobs.claim(this.id, this.config.transcoder.leaseSeconds);
-        if (!job) break;
-        // Only if this process's own lease ran out (a stalled event loop): the run in progress goes on.
-        if (this.running.has(job.id)) continue;
-        this.start(job);
+      for (const phase of ['ingest', 'ladder'] as const) {
+        while (!this.stopped && this.free(phase) > 0) {
+          await this.media.get(); // no ffmpeg, no claim: jobs wait in the queue (MediaTools logs why)
+          const job = await this.jobs.claim(this.id, this.config.transcoder.leaseSeconds, phase);
+          if (!job) break;
+          if (this.stopped) {
+            // shutdown began while this claim was on its way: the job goes straight back
+            await this.jobs.requeue(job.id, this.id, { error: null, delaySeconds: 0, refund: true });
+            break;
+          }
+          // Only if this process's own lease ran out (a stalled event loop): the run in progress goes on.
+          if (this.running.has(job.id)) continue;
+          this.start(job);
+        }
       }
     } catch (err) {
       this.logger.warn(`poll failed: ${(err as Error).message}`);
@@ -101,6 +119,12 @@ export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicatio
       this.polling = false;
       this.schedule(this.pollAgain ? 0 : this.config.transcoder.pollMs);
     }
+  }
+
+  private free(phase: JobPhase): number {
+    const slots = phase === 'ingest' ? this.config.transcoder.ingestConcurrency : this.config.transcoder.concurrency;
+    const used = [...this.running.values()].filter((r) => r.job.phase === phase).length;
+    return slots - used;
   }
 
   private schedule(ms: number): void {
@@ -123,7 +147,7 @@ export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicatio
 
   private async execute(job: JobEntity, controller: AbortController): Promise<void> {
     if (job.attempts > this.config.transcoder.maxAttempts) {
-      await this.giveUp(job, job.error ?? 'the worker stopped during every attempt');
+      await this.endings.giveUp(job, job.error ?? 'the worker stopped during every attempt');
       return;
     }
     const { dataDir } = this.config;
@@ -132,11 +156,13 @@ export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicatio
     await mkdir(workDir, { recursive: true });
     const lease = new LeaseKeeper(this.jobs, job.id, this.id, this.config.transcoder.leaseSeconds, controller);
     lease.start();
-    this.logger.log(`job ${job.id} (asset ${job.assetId}): attempt ${job.attempts} started`);
+    this.logger.log(`job ${job.id} (asset ${job.assetId}): ${job.phase} attempt ${job.attempts} started`);
     const context: JobContext = {
       jobId: job.id,
       assetId: job.assetId,
       attempt: job.attempts,
+      phase: job.phase,
+      inputKey: job.inputKey,
       signal: controller.signal,
       workDir,
       checkpoint: () => lease.checkpoint(),
@@ -148,12 +174,12 @@ export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicatio
     try {
       const outcome = await this.pipeline.run(context);
       lease.stop();
-      const error = outcome.status === 'errored' ? outcome.error : null;
-      if (!(await this.jobs.finish(job.id, this.id, outcome.status, error))) {
-        this.logger.warn(`job ${job.id}: finished as ${outcome.status} but no longer held; left to its holder`);
+      if (outcome.status === 'ladder') {
+        if (!(await this.jobs.advanceToLadder(job.id, this.id, outcome.inputKey))) this.logger.warn(`job ${job.id}: ingested but no longer held`);
         return;
       }
-      if (outcome.status === 'cancelled') await this.removeStoredFiles(job);
+      const error = outcome.status === 'errored' ? outcome.error : null;
+      if (!(await this.endings.end(job, outcome.status, error))) return;
       this.logger.log(`job ${job.id} (asset ${job.assetId}): ${outcome.status}${error ? ` (${error})` : ''}`);
     } catch (err) {
       lease.stop();
@@ -166,41 +192,46 @@ export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicatio
 
   private async afterFailure(job: JobEntity, signal: AbortSignal, err: unknown): Promise<void> {
     const abort = jobAbortOf(signal);
+    const message = err instanceof Error ? err.message : String(err);
     if (abort?.kind === 'lease_lost') {
       this.logger.warn(`job ${job.id}: stopped, ${abort.message}`);
     } else if (abort?.kind === 'cancelled') {
       this.logger.log(`job ${job.id}: asset ${job.assetId} deleted, work stopped`);
-      await this.removeStoredFiles(job);
+      await this.endings.removeStoredFiles(job);
     } else if (abort?.kind === 'shutdown') {
       await this.jobs.requeue(job.id, this.id, { error: null, delaySeconds: 0, refund: true });
     } else if (isUnreachable(err)) {
       // The assets service is down or restarting: not the job's fault, so the attempt is not counted.
-      const message = err instanceof Error ? err.message : String(err);
       this.logger.warn(`job ${job.id}: assets service unreachable (${message}); trying again in ${UNREACHABLE_RETRY_SECONDS} s`);
       await this.jobs.requeue(job.id, this.id, { error: message, delaySeconds: UNREACHABLE_RETRY_SECONDS, refund: true });
+    } else if (isRefusal(err)) {
+      await this.endings.refused(job, message);
     } else {
-      const message = err instanceof Error ? err.message : String(err);
-      this.logger.warn(`job ${job.id}: attempt ${job.attempts} failed: ${message}`);
-      if (job.attempts >= this.config.transcoder.maxAttempts) await this.giveUp(job, message);
+      this.logger.warn(`job ${job.id}: ${job.phase} attempt ${job.attempts} failed: ${message}`);
+      if (job.attempts >= this.config.transcoder.maxAttempts) await this.endings.giveUp(job, message);
       else await this.jobs.requeue(job.id, this.id, { error: message, delaySeconds: retryDelaySeconds(job.attempts), refund: false });
     }
   }
 
-  /** Out of attempts: the asset is errored (if this worker still holds the job). */
-  private async giveUp(job: JobEntity, lastError: string): Promise<void> {
-    if (!(await this.jobs.renew(job.id, this.id, this.config.transcoder.leaseSeconds))) return;
-    try {
-      await this.assets.markErrored(job.assetId, {
-        type: 'unknown',
-        messages: [`The input file could not be processed after ${this.config.transcoder.maxAttempts} attempts.`],
-      });
-    } catch (err) {
-      // The assets service is unreachable: keep the job and give up again later.
-      await this.jobs.requeue(job.id, this.id, { error: lastError, delaySeconds: retryDelaySeconds(job.attempts), refund: false });
-      throw err;
+  /**
+   * Stops every job running here (ffmpeg gets SIGTERM, then SIGKILL; a download thread ends at once) and
+   * gives it back to the queue, due now, the attempt not counted, so the restarted worker or another one
+   * takes it at once instead of after the lease. A job not stopped within SHUTDOWN_GRACE_MS (a call to
+   * the assets service hanging) is given back anyway: its late writes then fail, as a lost lease's do.
+   */
+  private async handBack(): Promise<void> {
+    const running = [...this.running.values()];
+    if (running.length === 0) return;
+    for (const r of running) r.controller.abort(new JobAbort('shutdown'));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
+    await Promise.race([Promise.allSettled(running.map((r) => r.done)), grace]);
+    clearTimeout(timer);
+    for (const r of running.filter((r) => this.running.has(r.job.id))) {
+      this.running.delete(r.job.id);
+      await this.jobs.requeue(r.job.id, this.id, { error: null, delaySeconds: 0, refund: true }).catch(() => false);
     }
-    await this.jobs.finish(job.id, this.id, 'errored', lastError);
-    this.logger.warn(`job ${job.id} (asset ${job.assetId}): errored after ${job.attempts} attempts: ${lastError}`);
+    this.logger.log(`shutdown: ${running.length} job(s) handed back`);
   }
 
   /** `video.asset.deleted` reached this process: stop the job if it runs here, drop any local files. */
@@ -208,13 +239,6 @@ export class TranscodeWorker implements OnApplicationBootstrap, BeforeApplicatio
     const running = this.running.get(job.id);
     if (running) running.controller.abort(new JobAbort('cancelled'));
     else await removeJobTemp(this.config.dataDir, job.id).catch(() => undefined);
-  }
-
-  /** The asset is gone: whatever an attempt stored for it goes too (the assets service may have deleted before). */
-  private async removeStoredFiles(job: JobEntity): Promise<void> {
-    await this.store.deletePrefix(assetKeys.prefix(job.assetId)).catch((err: unknown) => {
-      this.logger.warn(`asset ${job.assetId}: stored files not removed: ${(err as Error).message}`);
-    });
   }
 
   /** Scratch folders of jobs that are over (a crash skipped their clean-up). */

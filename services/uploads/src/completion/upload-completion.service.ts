@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { DomainError } from '@platform/errors';
-import { UnitOfWork } from '@platform/events';
+import { Emit, UnitOfWork } from '@platform/events';
 import { RESUMABLE_WRITER, ResumableWriter, uploadKeys } from '@platform/storage';
+import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../clock';
 import { ASSETS_PORT, AssetsPort } from '../uploads/assets-port';
 import { UploadEntity, UploadError } from '../uploads/upload.entity';
-import { emitUploadEvent, UPLOAD_EVENTS } from '../uploads/upload-events';
+import { emitUploadEvent, UPLOAD_EVENTS, UploadEventType } from '../uploads/upload-events';
 import { UploadRepository } from '../uploads/upload.repository';
 import { assetRequest } from '../uploads/uploads.service';
 
@@ -59,9 +60,15 @@ export class UploadCompletion {
     if (upload) await this.complete(upload);
   }
 
-  /** `asset_created` → `errored` when the upload's asset errored (video.asset.errored); a repeat changes nothing. */
-  async assetErrored(uploadId: string, assetId: string, error: UploadError): Promise<void> {
-    await this.transition(uploadId, 'asset_created', { status: 'errored', error }, UPLOAD_EVENTS.errored, assetId);
+  /**
+   * `asset_created` → `errored` when the upload's asset errored (video.asset.errored): handled once
+   * per event (the change, its event and the record of `handled` in one transaction); an asset of
+   * no upload, or an upload no longer `asset_created`, changes nothing.
+   */
+  async assetErrored(handled: { consumer: string; eventId: string }, uploadId: string | undefined, assetId: string, error: UploadError): Promise<void> {
+    await this.unitOfWork.runOnce(handled.consumer, handled.eventId, async (manager, emit) => {
+      if (uploadId !== undefined) await this.change(manager, emit, uploadId, 'asset_created', { status: 'errored', error }, UPLOAD_EVENTS.errored, assetId);
+    });
   }
 
   /** Changes the upload under its lock only if it is still `from` (and of that asset); otherwise leaves it. */
@@ -69,16 +76,26 @@ export class UploadCompletion {
     id: string,
     from: UploadEntity['status'],
     changes: Partial<UploadEntity>,
-    event: (typeof UPLOAD_EVENTS)[keyof typeof UPLOAD_EVENTS],
+    event: UploadEventType,
     assetId?: string,
   ): Promise<UploadEntity> {
-    return this.unitOfWork.run(async (manager, emit) => {
-      const upload = await this.uploads.lockById(manager, id);
-      if (!upload) throw DomainError.notFound('Upload');
-      if (upload.status !== from || (assetId !== undefined && upload.assetId !== assetId)) return upload;
-      const updated = (await this.uploads.update(manager, id, { ...changes, updatedAt: this.clock.now() }))!;
-      emitUploadEvent(emit, event, updated, this.config.uploads.baseUrl);
-      return updated;
-    });
+    return this.unitOfWork.run((manager, emit) => this.change(manager, emit, id, from, changes, event, assetId));
+  }
+
+  private async change(
+    manager: EntityManager,
+    emit: Emit,
+    id: string,
+    from: UploadEntity['status'],
+    changes: Partial<UploadEntity>,
+    event: UploadEventType,
+    assetId?: string,
+  ): Promise<UploadEntity> {
+    const upload = await this.uploads.lockById(manager, id);
+    if (!upload) throw DomainError.notFound('Upload');
+    if (upload.status !== from || (assetId !== undefined && upload.assetId !== assetId)) return upload;
+    const updated = (await this.uploads.update(manager, id, { ...changes, updatedAt: this.clock.now() }))!;
+    emitUploadEvent(emit, event, updated, this.config.uploads.baseUrl);
+    return updated;
   }
 }

@@ -1,7 +1,14 @@
-import { EVENT_TYPES } from '@platform/events';
+import { EVENT_TYPES, NewEvent, newEvent } from '@platform/events';
 import { UploadEntity } from './upload.entity';
-import { newAssetSettingsBody } from '@platform/proto';
-import { toUploadEventData, UPLOAD_EVENTS } from './upload-events';
+import { emitUploadEvent, UPLOAD_EVENTS } from './upload-events';
+
+/** The data emitUploadEvent emits (checked against the registry, as UnitOfWork checks it). */
+function toUploadEventData(u: UploadEntity, baseUrl: string): Record<string, unknown> {
+  const events: NewEvent[] = [];
+  emitUploadEvent((type, data) => void events.push(newEvent(type, data)), UPLOAD_EVENTS.created, u, baseUrl);
+  expect(events.map((e) => e.object)).toEqual([{ type: 'upload', id: u.id }]);
+  return events[0].data;
+}
 
 const upload = (fields: Partial<UploadEntity> = {}): UploadEntity => ({
   id: 'u1',
@@ -47,14 +54,12 @@ describe('upload events', () => {
   });
 
   it('echo new_asset_settings with the policies as playback_policies and no stored-file key', () => {
-    expect(
-      newAssetSettingsBody({
-        input: [{ object_key: 'uploads/u1/source' }],
-        playback_policy: ['public', 'signed'],
-        passthrough: 'p',
-        max_resolution_tier: '2160p',
-      }),
-    ).toEqual({ input: [{}], playback_policies: ['public', 'signed'], passthrough: 'p', max_resolution_tier: '2160p' });
-    expect(newAssetSettingsBody({ input: [], playback_policy: [] })).toEqual({});
+    const settings = { input: [{ object_key: 'uploads/u1/source' }], playback_policy: ['public', 'signed'], passthrough: 'p', max_resolution_tier: '2160p' };
+    expect(toUploadEventData(upload({ newAssetSettings: settings }), 'b').new_asset_settings).toEqual({
+      input: [{}],
+      playback_policies: ['public', 'signed'],
+      passthrough: 'p',
+      max_resolution_tier: '2160p',
+    });
   });
 });

@@ -1,33 +1,19 @@
-import { Emit } from '@platform/events';
-import { newAssetSettingsBody } from '@platform/proto';
+import { toUpload } from '@platform/api-shapes';
+import { Emit, EventTypeFor } from '@platform/events';
 import { UploadEntity } from './upload.entity';
-import { uploadUrl } from './upload-url';
+import { toUploadMessage } from './upload.mapper';
 
-/** Every event type this service publishes (each is in EVENT_TYPES of @platform/events). */
+/** Every event type this service publishes (each in the registry of @platform/events). */
 export const UPLOAD_EVENTS = {
   created: 'video.upload.created',
   assetCreated: 'video.upload.asset_created',
   cancelled: 'video.upload.cancelled',
   errored: 'video.upload.errored',
-} as const;
+} as const satisfies Record<string, EventTypeFor<'upload'>>;
 
 export type UploadEventType = (typeof UPLOAD_EVENTS)[keyof typeof UPLOAD_EVENTS];
 
-/** The upload as the REST API shows it: the data of its events. */
-export function toUploadEventData(u: UploadEntity, baseUrl: string): Record<string, unknown> {
-  return {
-    id: u.id,
-    status: u.status,
-    timeout: u.timeout,
-    ...(u.newAssetSettings ? { new_asset_settings: newAssetSettingsBody(u.newAssetSettings) } : {}),
-    ...(u.status === 'asset_created' && u.assetId ? { asset_id: u.assetId } : {}),
-    ...(u.status === 'errored' && u.error ? { error: { ...u.error } } : {}),
-    ...(u.corsOrigin !== null ? { cors_origin: u.corsOrigin } : {}),
-    url: uploadUrl(baseUrl, u.id, u.signature),
-    ...(u.test ? { test: true } : {}),
-  };
-}
-
+/** The data is the upload's API body, built by the gateway's own mapper from the same message. */
 export function emitUploadEvent(emit: Emit, type: UploadEventType, upload: UploadEntity, baseUrl: string): void {
-  emit({ type, object: { type: 'upload', id: upload.id }, data: toUploadEventData(upload, baseUrl) });
+  emit(type, toUpload(toUploadMessage(upload, baseUrl)));
 }

@@ -20,6 +20,8 @@ describe('upload settings', () => {
     expect(validCorsOrigin('https://app.example.com')).toBe('https://app.example.com');
     expect(validCorsOrigin('https://app.example.com/')).toBe('https://app.example.com');
     expect(validCorsOrigin('http://localhost:3000')).toBe('http://localhost:3000');
+    // kept as a browser sends Origin: lowercase host, no default port
+    expect(validCorsOrigin('HTTPS://App.Example.com:443/')).toBe('https://app.example.com');
     for (const bad of ['app.example.com', 'https://app.example.com/upload', 'ftp://x', 'https://a.com?x=1', `https://${'a'.repeat(2050)}.com`]) {
       expect(() => validCorsOrigin(bad)).toThrow(/cors_origin: must be "\*" or an origin/);
     }

@@ -1,3 +1,4 @@
+import { CORS_ORIGIN_PATTERN } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 
 export const TIMEOUT_MIN = 60;
@@ -14,13 +15,15 @@ export function validTimeout(timeout: number | undefined): number {
   return timeout;
 }
 
-/** `*`, or one browser origin (`https://app.example.com[:port]`, no path): what the upload host answers CORS for. */
+/**
+ * `*`, or one browser origin (`https://app.example.com[:port]`, no path): what the upload host answers
+ * CORS for, kept as the browser sends it in `Origin` (lowercase host, no default port, no slash).
+ */
 export function validCorsOrigin(origin: string | undefined): string | null {
   if (origin === undefined || origin === '') return null;
   if (origin === '*') return origin;
-  const problem = 'cors_origin: must be "*" or an origin such as "https://app.example.com"';
-  if (origin.length > CORS_ORIGIN_MAX || !URL.canParse(origin)) throw DomainError.invalid(problem);
-  const url = new URL(origin);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin.replace(/\/$/, '')) throw DomainError.invalid(problem);
-  return url.origin;
+  if (origin.length > CORS_ORIGIN_MAX || !CORS_ORIGIN_PATTERN.test(origin)) {
+    throw DomainError.invalid('cors_origin: must be "*" or an origin such as "https://app.example.com"');
+  }
+  return new URL(origin).origin;
 }

@@ -73,10 +73,7 @@ export class UploadRepository {
 
   /** Newest first, ties broken by id so pages never overlap. */
   async list(limit: number, offset: number): Promise<UploadEntity[]> {
-    const rows = (await this.dataSource.query(`SELECT * FROM ${TABLE} ORDER BY "created_at" DESC, "id" DESC LIMIT $1 OFFSET $2`, [
-      limit,
-      offset,
-    ])) as UploadRow[];
+    const rows = await this.dataSource.query<UploadRow[]>(`SELECT * FROM ${TABLE} ORDER BY "created_at" DESC, "id" DESC LIMIT $1 OFFSET $2`, [limit, offset]);
     return rows.map(fromRow);
   }
 
@@ -90,30 +87,31 @@ export class UploadRepository {
    * it; null when the upload is not waiting, already complete, or claimed.
    */
   async claim(id: string, token: string, now: Date, until: Date): Promise<UploadEntity | null> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<[UploadRow[], number]>(
       `UPDATE ${TABLE} SET "claim_token" = $2, "claim_until" = $4
         WHERE "id" = $1 AND "status" = 'waiting' AND "completed_at" IS NULL AND ("claim_until" IS NULL OR "claim_until" < $3)
         RETURNING *`,
       [id, token, now, until],
-    )) as [UploadRow[], number];
+    );
     return first(rows[0]);
   }
 
   /** Extends a claim still held; false when it was lost. */
   async renewClaim(id: string, token: string, until: Date): Promise<boolean> {
-    const [, count] = (await this.dataSource.query(`UPDATE ${TABLE} SET "claim_until" = $3 WHERE "id" = $1 AND "claim_token" = $2`, [id, token, until])) as [
-      unknown,
-      number,
-    ];
+    const [, count] = await this.dataSource.query<[unknown, number]>(`UPDATE ${TABLE} SET "claim_until" = $3 WHERE "id" = $1 AND "claim_token" = $2`, [
+      id,
+      token,
+      until,
+    ]);
     return count > 0;
   }
 
   /** Drops every claim whose token starts with `holder` (the claims of a process that died). */
   async releaseClaimsOf(holder: string): Promise<number> {
-    const [, count] = (await this.dataSource.query(
+    const [, count] = await this.dataSource.query<[unknown, number]>(
       `UPDATE ${TABLE} SET "claim_token" = NULL, "claim_until" = NULL WHERE left("claim_token", length($1)) = $1`,
       [holder],
-    )) as [unknown, number];
+    );
     return count;
   }
 
@@ -123,19 +121,19 @@ export class UploadRepository {
 
   /** Waiting uploads whose URL expired before any completion. */
   async findExpiredIds(now: Date, limit: number): Promise<string[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<Array<{ id: string }>>(
       `SELECT "id" FROM ${TABLE} WHERE "status" = 'waiting' AND "completed_at" IS NULL AND "expires_at" < $1 ORDER BY "expires_at" LIMIT $2`,
       [now, limit],
-    )) as Array<{ id: string }>;
+    );
     return rows.map((r) => r.id);
   }
 
   /** Uploads whose bytes are all in but whose asset was not created (a crash, the assets service down). */
   async findUnfinishedCompletionIds(completedBefore: Date, limit: number): Promise<string[]> {
-    const rows = (await this.dataSource.query(`SELECT "id" FROM ${TABLE} WHERE "status" = 'waiting' AND "completed_at" < $1 ORDER BY "completed_at" LIMIT $2`, [
-      completedBefore,
-      limit,
-    ])) as Array<{ id: string }>;
+    const rows = await this.dataSource.query<Array<{ id: string }>>(
+      `SELECT "id" FROM ${TABLE} WHERE "status" = 'waiting' AND "completed_at" < $1 ORDER BY "completed_at" LIMIT $2`,
+      [completedBefore, limit],
+    );
     return rows.map((r) => r.id);
   }
 }

@@ -72,7 +72,7 @@ describe.each(servers)('DeliveryRepository on %s', (_name, createDatabase) => {
   });
 
   it('migrates once, again without change, keeping the environment id', async () => {
-    const [before] = (await dataSource.query('SELECT "id", "name" FROM "webhooks"."environment"')) as Array<{ id: string; name: string }>;
+    const [before] = await dataSource.query<Array<{ id: string; name: string }>>('SELECT "id", "name" FROM "webhooks"."environment"');
     expect(before).toEqual({ id: expect.stringMatching(/^[0-9a-z]{6}$/), name: 'Production' });
     const second = await openDatabase(config, webhooksDatabase);
     try {
@@ -86,13 +86,13 @@ describe.each(servers)('DeliveryRepository on %s', (_name, createDatabase) => {
       await second.destroy();
     }
     expect(await dataSource.query('SELECT "id", "name" FROM "webhooks"."environment"')).toEqual([before]);
-    const tables = (await dataSource.query(
+    const tables = await dataSource.query<Array<{ table_name: string }>>(
       `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'webhooks' ORDER BY "table_name"`,
-    )) as Array<{ table_name: string }>;
+    );
     expect(tables.map((t) => t.table_name)).toEqual(['deliveries', 'delivery_attempts', 'environment', 'migrations']);
-    const columns = (await dataSource.query(
+    const columns = await dataSource.query<Array<{ column_name: string }>>(
       `SELECT "column_name" FROM information_schema.columns WHERE "table_schema" = 'webhooks' AND "table_name" = 'deliveries'`,
-    )) as Array<{ column_name: string }>;
+    );
     expect(columns.map((c) => c.column_name)).toContain('occurred_at');
   });
 

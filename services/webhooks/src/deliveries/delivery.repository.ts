@@ -44,12 +44,12 @@ export class DeliveryRepository {
 
   /** Returns false when the event already has its delivery (a redelivered event). */
   async record(delivery: NewDelivery): Promise<boolean> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<unknown[]>(
       `INSERT INTO "webhooks"."deliveries" ("id", "event_id", "event_type", "object_type", "object_id", "url", "body", "occurred_at")
         VALUES ($1, $2, $3, $4, $5, $6, $7::json, COALESCE(($7::json->>'created_at')::timestamptz, now()))
         ON CONFLICT ("event_id") DO NOTHING RETURNING "id"`,
       [delivery.id, delivery.eventId, delivery.eventType, delivery.objectType, delivery.objectId, delivery.url, JSON.stringify(delivery.body)],
-    )) as unknown[];
+    );
     return rows.length === 1;
   }
 
@@ -87,7 +87,7 @@ export class DeliveryRepository {
     next: DeliveryTransition,
   ): Promise<boolean> {
     const retryInMs = next.status === 'pending' ? next.retryInMs : null;
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<unknown[]>(
       `WITH moved AS (
           UPDATE "webhooks"."deliveries" SET
             "attempt_count" = $3::integer,
@@ -117,7 +117,7 @@ export class DeliveryRepository {
         attempt.error,
         attempt.durationMs,
       ],
-    )) as unknown[];
+    );
     return rows.length === 1;
   }
 

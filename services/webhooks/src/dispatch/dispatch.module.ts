@@ -1,12 +1,14 @@
-import { Inject, Injectable, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { EVENT_BUS, getEventBus } from '@platform/events';
+import { OutboundGuard } from '@platform/outbound';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DeliveryDispatcher, DispatcherSettings } from './delivery-dispatcher';
 import { EnvironmentRepository } from './environment.repository';
 import { EventRecorder } from './event-recorder';
 import { WebhookPoster } from './webhook-poster';
+import { webhookUrlRefusal } from './webhook-url';
 
 /** Objects whose webhooks are in flight at once, per replica. */
 const CONCURRENCY = 4;
@@ -31,9 +33,15 @@ export function dispatcherSettings(config: PlatformConfig): DispatcherSettings {
 
 @Injectable()
 class DispatcherLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(@Inject(DeliveryDispatcher) private readonly dispatcher: DeliveryDispatcher) {}
+  constructor(
+    @Inject(DeliveryDispatcher) private readonly dispatcher: DeliveryDispatcher,
+    @Inject(OutboundGuard) private readonly guard: OutboundGuard,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
 
   onApplicationBootstrap(): void {
+    const refusal = webhookUrlRefusal(this.config.webhook?.url, this.guard);
+    if (refusal) new Logger('DispatchModule').warn(refusal);
     this.dispatcher.start(); // does nothing without WEBHOOK_URL
   }
 
@@ -47,11 +55,12 @@ class DispatcherLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   imports: [DeliveriesModule],
   providers: [
     { provide: EVENT_BUS, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => getEventBus(config) },
+    { provide: OutboundGuard, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new OutboundGuard(config.outboundAllow) },
     {
       provide: DeliveryDispatcher,
-      inject: [DeliveryRepository, PLATFORM_CONFIG],
-      useFactory: (deliveries: DeliveryRepository, config: PlatformConfig) =>
-        new DeliveryDispatcher(deliveries, new WebhookPoster(config.webhookDelivery.timeoutMs), dispatcherSettings(config)),
+      inject: [DeliveryRepository, OutboundGuard, PLATFORM_CONFIG],
+      useFactory: (deliveries: DeliveryRepository, guard: OutboundGuard, config: PlatformConfig) =>
+        new DeliveryDispatcher(deliveries, new WebhookPoster(config.webhookDelivery.timeoutMs, guard), dispatcherSettings(config)),
     },
     EnvironmentRepository,
     EventRecorder,

@@ -18,7 +18,7 @@ export class EnvironmentRepository {
   }
 
   private async load(): Promise<WebhookEnvironment> {
-    const [row] = (await this.dataSource.query(`SELECT "name", "id" FROM "webhooks"."environment"`)) as WebhookEnvironment[];
+    const [row] = await this.dataSource.query<WebhookEnvironment[]>(`SELECT "name", "id" FROM "webhooks"."environment"`);
     if (!row) throw new Error('webhooks.environment has no row; have the migrations run?');
     return { name: row.name, id: row.id };
   }

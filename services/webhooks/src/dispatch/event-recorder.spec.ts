@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { EVENT_TYPES, EventBus, PlatformEvent, Subscription } from '@platform/events';
+import { assetBody, testEvent } from '@platform/testing';
 import { InMemoryDeliveries } from '../testing/in-memory-deliveries';
 import { EventRecorder } from './event-recorder';
 
@@ -44,6 +45,18 @@ describe('EventRecorder', () => {
     expect(bus.subscriptions[0].group).toBe('webhooks');
     expect(bus.subscriptions[0].topics).toEqual(EVENT_TYPES.map((t) => `${t}.v1`));
     expect(bus.subscriptions[0].topics).toContain('video.asset.ready.v1');
+  });
+
+  it('validates each event against the registry before recording it (an invalid one is a dead letter, never a webhook)', async () => {
+    const { recorder, bus } = setup(configured);
+    await recorder.onModuleInit();
+    const validate = bus.subscriptions[0].validate!;
+    const valid = testEvent('video.asset.created', assetBody('asset-1'));
+    expect(validate(valid, 'video.asset.created.v1')).toBeUndefined();
+    expect(validate({ ...valid, data: { id: 'asset-1', status: 'preparing' } }, 'video.asset.created.v1')).toMatch(
+      /^data does not match video\.asset\.created\.v1: /,
+    );
+    expect(validate({ ...valid, type: 'video.asset.exploded' }, 'video.asset.exploded.v1')).toBe('type video.asset.exploded is not one this consumer reads');
   });
 
   it('records one pending delivery per event, with the Mux body and the configured URL, once however often the event comes', async () => {

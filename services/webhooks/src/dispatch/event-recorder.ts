@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { EVENT_BUS, EVENT_TYPES, EventBus, PlatformEvent, topicOf } from '@platform/events';
+import { EVENT_BUS, EVENT_TYPES, EventBus, PlatformEvent, subscribeEvents } from '@platform/events';
 import { newId } from '@platform/ids';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
@@ -10,10 +10,13 @@ import { renderWebhookBody } from './webhook-body';
 export const CONSUMER_GROUP = 'webhooks';
 
 /**
- * Consumes every published event type and only records it as a delivery; the dispatcher
- * sends. Recording is idempotent by event id, so a redelivered event is sent once. Without
- * WEBHOOK_URL the group still consumes (and drops) events: setting the URL later starts
- * with new events, not with everything the broker still retains.
+ * Consumes every registered event type (each validated against the registry first: an invalid
+ * one is a dead letter, never a webhook) and only records it as a delivery; the dispatcher sends.
+ * Idempotent by the event id itself: `deliveries.event_id` is unique and the insert is
+ * `ON CONFLICT DO NOTHING` (one statement, effect and record at once), so a redelivered event
+ * records nothing and is sent once; it needs no `processed_events`. Without WEBHOOK_URL the group
+ * still consumes (and drops) events: setting the URL later starts with new events, not with
+ * everything the broker still retains.
  */
 @Injectable()
 export class EventRecorder implements OnModuleInit {
@@ -29,7 +32,7 @@ export class EventRecorder implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     if (!this.config.webhook) this.logger.log('WEBHOOK_URL is not set: events are not recorded and no webhook is sent');
-    await this.bus.subscribe({ group: CONSUMER_GROUP, topics: EVENT_TYPES.map(topicOf), handle: (event) => this.record(event) });
+    await subscribeEvents(this.bus, { group: CONSUMER_GROUP, types: EVENT_TYPES, handle: (event) => this.record(event) });
   }
 
   async record(event: PlatformEvent): Promise<void> {

@@ -1,7 +1,10 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Logger } from '@nestjs/common';
+import { OutboundGuard } from '@platform/outbound';
 import { freePort } from '@platform/testing';
 import { RESPONSE_BODY_LIMIT, WebhookPoster } from './webhook-poster';
+import { webhookUrlRefusal } from './webhook-url';
 
 interface Received {
   method?: string;
@@ -36,8 +39,9 @@ async function receiver(reply: (req: http.IncomingMessage, res: http.ServerRespo
 
 describe('WebhookPoster', () => {
   // a generous timeout where none is expected (the first fetch of a process loads undici)
-  const poster = new WebhookPoster(10_000);
-  const impatient = new WebhookPoster(300);
+  const loopback = new OutboundGuard('loopback');
+  const poster = new WebhookPoster(10_000, loopback);
+  const impatient = new WebhookPoster(300, loopback);
   const headers = { 'content-type': 'application/json', 'mux-signature': 't=1,v1=ab', 'user-agent': 'test-agent' };
 
   it('POSTs the body and headers as given and reports the status, headers and body of the reply', async () => {
@@ -111,5 +115,52 @@ describe('WebhookPoster', () => {
       await r.close();
       await target.close();
     }
+  });
+
+  it('refuses a URL whose address OUTBOUND_ALLOW refuses: status 0, the reason on the attempt, nothing sent, logged once', async () => {
+    const r = await receiver((_, res) => res.writeHead(200).end());
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const strict = new WebhookPoster(10_000, new OutboundGuard('public'));
+      const { durationMs, ...first } = await strict.post(`${r.url}/hooks?token=abc`, '{}', headers);
+      expect(first).toEqual({
+        statusCode: 0,
+        headers: null,
+        body: null,
+        error: 'refused: 127.0.0.1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)',
+      });
+      expect(durationMs).toBeGreaterThanOrEqual(0);
+      await strict.post(`${r.url}/hooks?token=abc`, '{}', headers);
+      expect(r.received).toEqual([]);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        `webhooks to ${r.url} are refused: 127.0.0.1 is a loopback address, which this platform does not connect to (OUTBOUND_ALLOW)`,
+      ]);
+    } finally {
+      warn.mockRestore();
+      await r.close();
+    }
+  });
+
+  it('refuses a host name that resolves to a refused address, checked after DNS', async () => {
+    const guard = new OutboundGuard('private', () => Promise.resolve([{ address: '169.254.169.254', family: 4 }]));
+    const result = await new WebhookPoster(10_000, guard).post('http://hooks.example.test/in', '{}', headers);
+    expect(result.statusCode).toBe(0);
+    expect(result.error).toBe('refused: hooks.example.test resolves to 169.254.169.254 is a cloud metadata address, which this platform does not connect to');
+  });
+});
+
+describe('webhookUrlRefusal (the start-up warning)', () => {
+  it('names a WEBHOOK_URL whose host is a literal refused address, by its origin only', () => {
+    const strict = new OutboundGuard('public');
+    expect(webhookUrlRefusal('http://10.0.0.5:9000/hook?token=secret', strict)).toBe(
+      'WEBHOOK_URL (http://10.0.0.5:9000) is refused (10.0.0.5 is a private address, which this platform does not connect to (OUTBOUND_ALLOW)): every webhook will fail until it changes or OUTBOUND_ALLOW allows it',
+    );
+    expect(webhookUrlRefusal('http://localhost:3000/hook', strict)).toMatch(/^WEBHOOK_URL \(http:\/\/localhost:3000\) is refused \(127\.0\.0\.1 is a loopback/);
+  });
+
+  it('says nothing when it is unset, allowed, or a host name (checked at each POST)', () => {
+    expect(webhookUrlRefusal(undefined, new OutboundGuard('public'))).toBeUndefined();
+    expect(webhookUrlRefusal('http://127.0.0.1:3000/hook', new OutboundGuard('loopback'))).toBeUndefined();
+    expect(webhookUrlRefusal('https://hooks.example.com/in', new OutboundGuard('public'))).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { cuesFromUtterance, cuesWithin, shiftCues, twoLines, vttTime, webVtt } from './cues';
+import { cuesFromUtterance, cuesWithin, parseWebVtt, shiftCues, twoLines, vttMpegTs, vttTime, webVtt } from './cues';
 
 const words = (...list: Array<[string, number, number]>) => list.map(([text, start, end]) => ({ text, start, end }));
 
@@ -67,5 +67,18 @@ describe('cuesWithin and shiftCues', () => {
 
   it('moves cues along the timeline', () => {
     expect(shiftCues(cues.slice(0, 1), 10)).toEqual([{ start: 10, end: 12, text: 'a' }]);
+  });
+});
+
+describe('parseWebVtt', () => {
+  it('reads back the cues webVtt wrote, and the timestamp map', () => {
+    const cues = [
+      { start: 0.5, end: 2.25, text: 'hello there' },
+      { start: 3661.001, end: 3662, text: 'two\nlines' },
+    ];
+    const text = webVtt(cues, 126000);
+    expect(parseWebVtt(text)).toEqual(cues);
+    expect(vttMpegTs(text)).toBe(126000);
+    expect(parseWebVtt('WEBVTT\n')).toEqual([]);
   });
 });

@@ -86,3 +86,36 @@ export function cuesWithin(cues: readonly Cue[], start: number, end: number): Cu
 export function shiftCues(cues: readonly Cue[], seconds: number): Cue[] {
   return cues.map((c) => ({ ...c, start: c.start + seconds, end: c.end + seconds }));
 }
+
+const VTT_TIME = /^(?:(\d+):)?(\d{2}):(\d{2})\.(\d{3})$/;
+
+function vttSeconds(text: string): number | undefined {
+  const m = VTT_TIME.exec(text.trim());
+  if (!m) return undefined;
+  return Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4]) / 1000;
+}
+
+/** The cues of a WebVTT document as `webVtt` writes them (timing line, then text up to a blank line). */
+export function parseWebVtt(text: string): Cue[] {
+  const cues: Cue[] = [];
+  for (const block of text.replace(/\r\n/g, '\n').split(/\n\n+/)) {
+    const lines = block.split('\n');
+    const at = lines.findIndex((l) => l.includes('-->'));
+    if (at < 0) continue;
+    const [from, to] = lines[at].split('-->').map((t) => t.trim().split(/\s+/)[0]);
+    const start = vttSeconds(from);
+    const end = vttSeconds(to);
+    const cueText = lines
+      .slice(at + 1)
+      .join('\n')
+      .trim();
+    if (start !== undefined && end !== undefined && cueText !== '') cues.push({ start, end, text: cueText });
+  }
+  return cues;
+}
+
+/** The `MPEGTS` time of a segmented WebVTT's `X-TIMESTAMP-MAP`, or undefined. */
+export function vttMpegTs(text: string): number | undefined {
+  const m = /X-TIMESTAMP-MAP=MPEGTS:(\d+)/.exec(text);
+  return m ? Number(m[1]) : undefined;
+}

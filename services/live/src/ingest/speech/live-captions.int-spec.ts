@@ -159,4 +159,19 @@ describe('LiveCaptions (PocketSphinx, ffmpeg)', () => {
     expect(heardIn(final.map((c) => c.text.replace(/\n/g, ' ')).join(' ')).length).toBeGreaterThanOrEqual(3);
     expect(final.every((c) => c.start < c.end)).toBe(true);
   });
+
+  it('restores a recording’s cues from the subtitle segments it stored (a restarted service closing what a killed one left)', async () => {
+    const live = captions('restored');
+    const segmentsOf = (list: Segment[]) => list.map((seg) => ({ ...seg, span: 0, content: true, discontinuity: false, spanStartTime: startTime }));
+    for (const seg of segmentsOf(segments)) live.segmentStored(seg);
+    await live.endSpan(0); // every subtitle segment is stored; then the process is killed
+    const restored = captions('restored');
+    await restored.restore(segmentsOf(segments));
+    const cues = await restored.close(segments.length);
+    const original = await live.close(segments.length);
+    const rounded = (list: typeof cues) => list.map((c) => [Math.round(c.start * 1000), Math.round(c.end * 1000), c.text]);
+    expect(cues.length).toBeGreaterThan(0);
+    expect(rounded(cues)).toEqual(rounded(original));
+    expect(parseMediaPlaylist(await stored('restored', 'subs/index.m3u8')).ended).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../../live-streams/live-stream.entity';
 import { PlaylistSegment, recordingPlaylist, windowPlaylist } from '../live-playlists';
-import { Cue, cuesFromUtterance, cuesWithin, shiftCues, webVtt } from './cues';
+import { Cue, cuesFromUtterance, cuesWithin, parseWebVtt, shiftCues, vttMpegTs, webVtt } from './cues';
 import { fitPcm, segmentPcm, SpeechRecognizer } from './speech-recognizer';
 
 /** Where a recording's generated subtitles are stored, next to its media (`live/`, `window/`). */
@@ -102,6 +102,49 @@ export class LiveCaptions {
     this.writeSoon();
   }
 
+  /**
+   * The segments of a recording restored from the store (LiveRecording.restore): their spans are
+   * over, their cues read back from the subtitle segments stored (those not stored are written from
+   * them when the recording closes).
+   */
+  async restore(segments: readonly CaptionedSegment[]): Promise<void> {
+    const prefix = assetKeys.hls(this.assetId, `${SUBTITLES_VARIANT}/`);
+    const stored = new Set((await this.tools.store.list(prefix)).map((o) => o.key));
+    const seen = new Set<string>();
+    let allWritten = true;
+    for (const segment of segments) {
+      let span = this.spans.get(segment.span);
+      if (!span) {
+        span = { cues: [], passed: 0, settled: Infinity, done: true, mpegTs: DEFAULT_MPEG_TS, length: 0, feeding: Promise.resolve() };
+        this.spans.set(segment.span, span);
+      }
+      const name = segment.name.replace(/\.ts$/, '.vtt');
+      this.entries.push({
+        name,
+        duration: segment.duration,
+        discontinuity: segment.discontinuity,
+        file: segment.file,
+        span: segment.span,
+        content: segment.content,
+        localStart: span.length,
+      });
+      span.length += segment.duration;
+      if (!stored.has(`${prefix}${name}`)) {
+        allWritten = false;
+        continue;
+      }
+      const vtt = (await this.tools.store.getBuffer(`${prefix}${name}`)).toString('utf8');
+      if (span.cues.length === 0) span.mpegTs = vttMpegTs(vtt) ?? span.mpegTs;
+      for (const cue of parseWebVtt(vtt)) {
+        const id = `${cue.start}|${cue.end}|${cue.text}`;
+        if (!seen.has(`${segment.span}|${id}`)) span.cues.push(cue);
+        seen.add(`${segment.span}|${id}`);
+      }
+      if (allWritten) this.written = this.entries.length;
+    }
+    for (const span of this.spans.values()) span.cues.sort((a, b) => a.start - b.start);
+  }
+
   /** The span's media is over (its packager finished): its recognizer hears the end of the audio. */
   endSpan(span: number): Promise<void> {
     const state = this.spans.get(span);
@@ -163,7 +206,7 @@ export class LiveCaptions {
   }
 
   private spanOf(segment: CaptionedSegment): SpanState {
-    let state = this.spans.get(segment.span);
+    const state = this.spans.get(segment.span);
     if (state) return state;
     const mpegTs = segment.spanStartTime !== undefined ? Math.round(segment.spanStartTime * 90_000) : DEFAULT_MPEG_TS;
     const created: SpanState = { cues: [], passed: 0, settled: 0, done: !segment.content, mpegTs, length: 0, feeding: Promise.resolve() };

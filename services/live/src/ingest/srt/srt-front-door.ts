@@ -33,11 +33,50 @@ const IDLE_TIMEOUT_MS = 10_000;
 
 /**
  * ffmpeg as the SRT listener of one caller: decrypts with the stream's passphrase and republishes to
- * RTMP. Probing is capped at 1 s (MPEG-TS probing otherwise takes its 5 s default before any output).
+ * RTMP. The listener's URL carries the passphrase, so it reaches ffmpeg on stdin as a one-entry
+ * concat list (`bridgeInput`), never on its command line (`ps` shows every process's arguments).
+ * Probing is capped at 1 s (MPEG-TS probing otherwise takes its 5 s default before any output).
  */
-export function bridgeArgs(port: number, passphrase: string, publishUrl: string): string[] {
-  const listener = `srt://127.0.0.1:${port}?mode=listener&passphrase=${encodeURIComponent(passphrase)}&listen_timeout=${CONNECT_TIMEOUT_MS * 1000}`;
-  return ['-v', 'error', '-analyzeduration', '1000000', '-i', listener, '-map', '0', '-c', 'copy', '-f', 'flv', publishUrl];
+export function bridgeArgs(publishUrl: string): string[] {
+  return [
+    '-v',
+    'error',
+    '-analyzeduration',
+    '1000000',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-protocol_whitelist',
+    'pipe,srt,udp',
+    '-i',
+    'pipe:0',
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    '-f',
+    'flv',
+    publishUrl,
+  ];
+}
+
+/** The concat list the bridge reads on stdin: the SRT listener on `port` holding `passphrase`. */
+export function bridgeInput(port: number, passphrase: string): string {
+  const secret = encodeURIComponent(passphrase).replace(/'/g, '%27');
+  const listener = `srt://127.0.0.1:${port}?mode=listener&passphrase=${secret}&listen_timeout=${CONNECT_TIMEOUT_MS * 1000}`;
+  return `ffconcat version 1.0\nfile '${listener}'\noption analyzeduration 1000000\n`;
+}
+
+/** ffmpeg's messages about the listener name its URL: the passphrase is taken out before they are logged. */
+export function redactPassphrase(text: string, passphrase: string): string {
+  const encoded = encodeURIComponent(passphrase).replace(/'/g, '%27');
+  return text
+    .split(encoded)
+    .join('…')
+    .split(passphrase)
+    .join('…')
+    .replace(/passphrase=[^&'\s]*/g, 'passphrase=…');
 }
 
 interface Bridge {
@@ -135,12 +174,17 @@ export class SrtFrontDoor {
     bridge.socket.on('error', () => this.close(bridge));
     await new Promise<void>((resolve) => bridge.socket.bind(0, '127.0.0.1', () => resolve()));
     bridge.port = await freeUdpPort();
-    const child = spawn(this.options.ffmpegPath, bridgeArgs(bridge.port, admission.passphrase, admission.publishUrl), { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(this.options.ffmpegPath, bridgeArgs(admission.publishUrl), { stdio: ['pipe', 'ignore', 'pipe'] });
+    child.stdin?.on('error', () => undefined); // an ffmpeg that died at once: its exit is reported below
+    child.stdin?.end(bridgeInput(bridge.port, admission.passphrase));
     bridge.child = child;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
     child.once('exit', (code) => {
-      if (code !== 0 && !bridge.closed) this.options.log(`SRT bridge for ${key} ended (${code}): ${stderr.trim().split('\n').slice(-2).join(' | ')}`);
+      if (code !== 0 && !bridge.closed) {
+        const last = redactPassphrase(stderr.trim().split('\n').slice(-2).join(' | '), admission.passphrase);
+        this.options.log(`SRT bridge for ${key} ended (${code}): ${last}`);
+      }
       this.close(bridge);
     });
     // the listener wants the caller's induction first; repeat it until the listener is up

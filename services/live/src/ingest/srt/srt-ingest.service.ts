@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { LiveStreamsService } from '../../live-streams/live-streams.service';
+import { LiveStreamIngest } from '../../live-streams/live-stream-ingest.service';
 import { SrtBridgeTokens, SRT_BRIDGE_APP } from '../stream-path';
 import { SrtAdmission, SrtFrontDoor } from './srt-front-door';
 import { REJECT_FORBIDDEN } from './srt-packets';
@@ -18,7 +18,7 @@ export class SrtIngest implements OnApplicationBootstrap, OnApplicationShutdown 
   private frontDoor?: SrtFrontDoor;
 
   constructor(
-    @Inject(LiveStreamsService) private readonly streams: LiveStreamsService,
+    @Inject(LiveStreamIngest) private readonly streams: LiveStreamIngest,
     @Inject(SrtBridgeTokens) private readonly tokens: SrtBridgeTokens,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}

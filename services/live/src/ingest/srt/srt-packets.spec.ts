@@ -1,4 +1,4 @@
-import { bridgeArgs } from './srt-front-door';
+import { bridgeArgs, bridgeInput, redactPassphrase } from './srt-front-door';
 import {
   callerSocketId,
   cookieOf,
@@ -104,15 +104,22 @@ describe('streamKeyOfStreamId', () => {
   });
 });
 
-describe('bridgeArgs', () => {
-  it('listens on loopback with the passphrase (URL-encoded), gives up after 5 s without a caller, republishes to RTMP', () => {
-    expect(bridgeArgs(40000, 'a+b/c=', 'rtmp://127.0.0.1:1935/srt/t')).toEqual([
+describe('the SRT bridge', () => {
+  it('reads its listener (loopback, the passphrase URL-encoded, 5 s to get a caller) from stdin, never from its arguments, and republishes to RTMP', () => {
+    const args = bridgeArgs('rtmp://127.0.0.1:1935/srt/t');
+    expect(args).toEqual([
       '-v',
       'error',
       '-analyzeduration',
       '1000000',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-protocol_whitelist',
+      'pipe,srt,udp',
       '-i',
-      'srt://127.0.0.1:40000?mode=listener&passphrase=a%2Bb%2Fc%3D&listen_timeout=5000000',
+      'pipe:0',
       '-map',
       '0',
       '-c',
@@ -121,5 +128,13 @@ describe('bridgeArgs', () => {
       'flv',
       'rtmp://127.0.0.1:1935/srt/t',
     ]);
+    expect(bridgeInput(40000, "a+b/c='")).toBe(
+      "ffconcat version 1.0\nfile 'srt://127.0.0.1:40000?mode=listener&passphrase=a%2Bb%2Fc%3D%27&listen_timeout=5000000'\noption analyzeduration 1000000\n",
+    );
+  });
+
+  it('takes the passphrase out of what ffmpeg says before it is logged', () => {
+    const said = "[concat @ 0x1] Impossible to open 'srt://127.0.0.1:4?mode=listener&passphrase=a%2Bb&listen_timeout=5' | a+b";
+    expect(redactPassphrase(said, 'a+b')).toBe("[concat @ 0x1] Impossible to open 'srt://127.0.0.1:4?mode=listener&passphrase=…&listen_timeout=5' | …");
   });
 });

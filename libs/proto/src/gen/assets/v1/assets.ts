@@ -241,6 +241,17 @@ export interface MarkErroredRequest {
   errors: AssetErrors | undefined;
 }
 
+export interface ReportWarningRequest {
+  asset_id: string;
+  warning: AssetWarning | undefined;
+}
+
+/** Mux's `warning` of video.asset.warning: a short type and a sentence for people. */
+export interface AssetWarning {
+  type: string;
+  message: string;
+}
+
 export interface IngestSpec {
   asset_id: string;
   status: string;
@@ -377,6 +388,13 @@ export interface AssetProcessingServiceClient {
    */
 
   setTrackStatus(request: SetTrackStatusRequest): Observable<Asset>;
+
+  /**
+   * Something went wrong that leaves the asset as it is (a ready asset whose encoded renditions could
+   * not be made): emits video.asset.warning once per asset and warning type. Any status.
+   */
+
+  reportWarning(request: ReportWarningRequest): Observable<Asset>;
 }
 
 /**
@@ -407,11 +425,25 @@ export interface AssetProcessingServiceController {
    */
 
   setTrackStatus(request: SetTrackStatusRequest): Promise<Asset> | Observable<Asset> | Asset;
+
+  /**
+   * Something went wrong that leaves the asset as it is (a ready asset whose encoded renditions could
+   * not be made): emits video.asset.warning once per asset and warning type. Any status.
+   */
+
+  reportWarning(request: ReportWarningRequest): Promise<Asset> | Observable<Asset> | Asset;
 }
 
 export function AssetProcessingServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getIngestSpec", "recordProbe", "markReady", "markErrored", "setTrackStatus"];
+    const grpcMethods: string[] = [
+      "getIngestSpec",
+      "recordProbe",
+      "markReady",
+      "markErrored",
+      "setTrackStatus",
+      "reportWarning",
+    ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("AssetProcessingService", method)(constructor.prototype[method], method, descriptor);

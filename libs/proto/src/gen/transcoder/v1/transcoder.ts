@@ -12,7 +12,7 @@ import { IdRequest, PageRequest } from "../../platform/common/v1/common";
 export interface Job {
   id: string;
   asset_id: string;
-  /** `queued`, `running`, `playable` (quick rendition stored, ladder running), `done`, `errored`, `cancelled`. */
+  /** `queued`, `running`, `playable` (held, the asset plays from its source rendition), `done`, `errored`, `cancelled`. */
   status: string;
   attempts: number;
   /** `<hostname>:<pid>` of the worker holding the lease. */
@@ -21,6 +21,13 @@ export interface Job {
   error?: string | undefined;
   created_at: number;
   updated_at: number;
+  /**
+   * `ingest` (download, probe, quick source rendition) or `ladder` (the encoded renditions); `attempts`
+   * counts the claims of the current phase.
+   */
+  phase: string;
+  /** The asset plays (from its source rendition) while the ladder is still to come. */
+  playable: boolean;
 }
 
 export interface JobList {

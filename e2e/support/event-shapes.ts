@@ -1,0 +1,99 @@
+import { isDeepStrictEqual } from 'node:util';
+import { ObjectStates, ObservedState } from './object-states';
+import { ReceivedWebhook } from './webhook-receiver';
+
+/** A webhook body as the platform POSTs it. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  object: { type: string; id: string };
+  data: Record<string, unknown>;
+}
+
+export const webhookEvent = (w: ReceivedWebhook): WebhookEvent => JSON.parse(w.body) as WebhookEvent;
+
+/** A state lasting less than this can go unseen by GETs (the watch reads each object every few ms; a loaded machine is slower). */
+export const BRIEF_MS = 300;
+/** Clock and scheduling slack when placing a seen state around an event's time. */
+const SLACK_MS = 150;
+
+export interface ShapeReport {
+  /** Webhooks whose data equals what GET showed at that moment, by type. */
+  compared: Map<string, number>;
+  /** Webhooks of states too brief for GET to have seen them, or of objects watched only later: not compared. */
+  unseen: Array<{ event: WebhookEvent; why: string }>;
+  /** Webhooks whose data no GET of that moment showed. */
+  mismatches: Array<{ event: WebhookEvent; closest?: unknown }>;
+}
+
+/** The API body a webhook's data should equal, at each state seen of its object (track events: the track in its asset, plus asset_id). */
+function candidates(event: WebhookEvent, states: ObjectStates): Array<{ state: ObservedState; value: unknown }> {
+  if (event.type.startsWith('video.asset.track.')) {
+    const assetId = event.data.asset_id as string;
+    return states.states(assetId).flatMap((state) => {
+      const track = ((state.body.tracks ?? []) as Array<{ id: string }>).find((t) => t.id === event.object.id);
+      return track ? [{ state, value: { ...track, asset_id: assetId } }] : [];
+    });
+  }
+  if (event.type.startsWith('video.live_stream.simulcast_target.')) {
+    return states.states(event.object.id).map((state) => ({ state, value: { ...state.body, live_stream_id: event.data.live_stream_id } }));
+  }
+  if (event.type === 'video.asset.warning') {
+    return states.states(event.object.id).map((state) => ({ state, value: { ...state.body, warning: event.data.warning } }));
+  }
+  return states.states(event.object.id).map((state) => ({ state, value: state.body }));
+}
+
+/**
+ * The object whose GET shows this event's state (track events: their asset, whose body holds the
+ * track), which is also the object whose next event ends that state.
+ */
+const watchedId = (event: WebhookEvent) => (event.type.startsWith('video.asset.track.') ? (event.data.asset_id as string) : event.object.id);
+
+const isTrackEvent = (e: WebhookEvent) => e.type.startsWith('video.asset.track.');
+
+/** Whether `later` shows another state of `event`'s subject: other data of the same object, or of a track its asset's data holds otherwise. */
+function changes(event: WebhookEvent, later: WebhookEvent): boolean {
+  if (later.object.id === event.object.id) return !isDeepStrictEqual(later.data, event.data);
+  if (isTrackEvent(event) || !isTrackEvent(later) || later.data.asset_id !== event.object.id) return false;
+  const { asset_id: _assetId, ...track } = later.data;
+  const held = ((event.data.tracks ?? []) as Array<{ id: string }>).find((t) => t.id === later.object.id);
+  return !isDeepStrictEqual(held, track);
+}
+
+/**
+ * Holds each webhook's data against the bodies GET answered for its object: equal to a state seen
+ * between the event's time and its subject's next change (the next event of the same object with
+ * other data, or of one of an asset's tracks that its data holds otherwise); a `deleted` event's,
+ * to the last state seen before it. Events of one change (`connected`,
+ * `recording`, `active` in one transaction) carry the same data and share that state. A webhook is
+ * left uncompared only when GET could not have seen its state: the next change came within
+ * BRIEF_MS, or the watch began after it.
+ */
+export function compareWithStates(events: WebhookEvent[], states: ObjectStates): ShapeReport {
+  const report: ShapeReport = { compared: new Map(), unseen: [], mismatches: [] };
+  const sorted = [...events].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+  for (const [i, event] of sorted.entries()) {
+    const at = Date.parse(event.created_at);
+    const id = watchedId(event);
+    const change = sorted.slice(i + 1).find((later) => changes(event, later));
+    const next = change ? Date.parse(change.created_at) : (states.goneAt(id) ?? Infinity);
+    const all = candidates(event, states);
+    // a deleted object's data is its last state before the delete (a GET racing the delete may
+    // have seen it half gone, after the event's time)
+    const deleted = event.type.endsWith('.deleted');
+    const seen = deleted
+      ? all.filter(({ state }) => state.firstSeen <= at).slice(-1)
+      : all.filter(({ state }) => state.lastSeen >= at - SLACK_MS && state.firstSeen <= next + SLACK_MS);
+    if (seen.some(({ value }) => isDeepStrictEqual(value, event.data))) {
+      report.compared.set(event.type, (report.compared.get(event.type) ?? 0) + 1);
+      continue;
+    }
+    const since = states.watchingSince(id);
+    if (since === undefined || since > next) report.unseen.push({ event, why: 'its object was watched only after its next change' });
+    else if (!deleted && next - at < BRIEF_MS) report.unseen.push({ event, why: `its object changed again ${next - at} ms later` });
+    else report.mismatches.push({ event, closest: seen.map((c) => c.value) });
+  }
+  return report;
+}

@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Mux from '@mux/mux-node';
+import { freePort } from '@platform/testing';
+import { Encoder, eventually, pushRtmp, receiveRtmp, RtmpReceiver } from './encoder';
+import { gatedTcpProxy, GatedFileServer, GatedProxy, serveGatedFiles } from './gates';
+import { segmentsListed } from './live-playlists';
+import { makeClip } from './media';
+import { ObjectStates } from './object-states';
+import { descendantPids } from './processes';
+import { putBytes } from './uploads';
+
+type Body = Record<string, unknown> | undefined;
+const gone = (b: Body) => b === undefined;
+
+/** Kills the platform's speech recognizer once it runs (the generated_live_final pass of a recording just made ready). */
+async function killRecognizerWhenItRuns(timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const pids = descendantPids(Number(process.env.E2E_PLATFORM_PID), 'recognize.py');
+    if (pids.length > 0) {
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('no speech recognizer ran for generated_live_final (is scripts/infra/speech.sh done?)');
+}
+
+/**
+ * The steps that make every event type, each object watched from its creation (`states`). Each
+ * step waits until GET has shown the state an action made before the next action, and a media host
+ * and an RTMP proxy that answer when told hold short states long enough to be seen.
+ */
+export class EventWalk {
+  readonly states = new ObjectStates();
+  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-events-'));
+  private files?: GatedFileServer;
+  private proxy?: GatedProxy;
+  private receiver?: RtmpReceiver;
+  private encoder?: Encoder;
+
+  constructor(private readonly mux: Mux) {}
+
+  async prepare(): Promise<void> {
+    await makeClip(this.dir, 'non-standard', { seconds: 2, width: 320, height: 240, fps: 25, videoCodec: 'mpeg4', audioCodec: 'libmp3lame', extension: 'mkv' });
+    await makeClip(this.dir, 'standard', { seconds: 2, width: 320, height: 240, fps: 25 });
+    this.files = await serveGatedFiles(this.dir);
+  }
+
+  /** A URL the test's media host answers for (404 for a name it has no file of). */
+  url(name: string): string {
+    return this.files!.url(name);
+  }
+
+  /** Signing key created, deleted; playback restriction created, updated twice, deleted; a vocabulary created, updated (deleted by `liveStream`). */
+  async systemObjects(): Promise<{ vocabularyId: string }> {
+    const { mux, states } = this;
+    const key = await mux.system.signingKeys.create();
+    states.watch('signing_key', key.id);
+    await states.until(key.id, Boolean);
+    await mux.system.signingKeys.delete(key.id);
+    await states.until(key.id, gone);
+
+    const restriction = await mux.video.playbackRestrictions.create({
+      referrer: { allowed_domains: ['events.example'] },
+      user_agent: { allow_no_user_agent: true, allow_high_risk_user_agent: true },
+    });
+    states.watch('playback_restriction', restriction.id);
+    await states.until(restriction.id, Boolean);
+    await states.after(restriction.id, () =>
+      mux.video.playbackRestrictions.updateReferrer(restriction.id, { allowed_domains: ['*'], allow_no_referrer: true }),
+    );
+    await states.after(restriction.id, () =>
+      mux.video.playbackRestrictions.updateUserAgent(restriction.id, { allow_no_user_agent: false, allow_high_risk_user_agent: true }),
+    );
+    await mux.video.playbackRestrictions.delete(restriction.id);
+    await states.until(restriction.id, gone);
+
+    const vocabulary = await mux.video.transcriptionVocabularies.create({ name: 'events', phrases: ['webhook'] });
+    states.watch('transcription_vocabulary', vocabulary.id);
+    await states.until(vocabulary.id, Boolean);
+    await states.after(vocabulary.id, () =>
+      mux.video.transcriptionVocabularies.update(vocabulary.id, { name: 'events', phrases: ['webhook', 'registry'], passthrough: 'p' }),
+    );
+    return { vocabularyId: vocabulary.id };
+  }
+
+  /**
+   * An asset whose media host answers when the test lets it: created (seen), a non-standard input
+   * (tracks, reasons: seen while the ladder encodes), ready, updated three ways, deleted. Another
+   * whose input is missing: created (seen), errored.
+   */
+  async assets(): Promise<void> {
+    const { mux, states, files } = this;
+    let gate = files!.hold('non-standard.mkv');
+    const asset = await mux.video.assets.create({ inputs: [{ url: this.url('non-standard.mkv') }], playback_policies: ['public'], passthrough: 'events' });
+    states.watch('asset', asset.id);
+    await states.until(asset.id, Boolean);
+    gate.release();
+    await states.until(asset.id, (b) => b?.status === 'ready', 120_000);
+    await states.after(asset.id, () => mux.video.assets.update(asset.id, { passthrough: 'events, updated' }));
+    const signed = await states.after(asset.id, () => mux.video.assets.createPlaybackId(asset.id, { policy: 'signed' }));
+    await states.after(asset.id, () => mux.video.assets.deletePlaybackId(asset.id, signed.id));
+    await mux.video.assets.delete(asset.id);
+    await states.until(asset.id, gone);
+
+    gate = files!.hold('absent.mp4');
+    const missing = await mux.video.assets.create({ inputs: [{ url: this.url('absent.mp4') }] });
+    states.watch('asset', missing.id);
+    await states.until(missing.id, Boolean);
+    gate.release();
+    await states.until(missing.id, (b) => b?.status === 'errored', 60_000);
+  }
+
+  /** Direct uploads: one cancelled; one of a media file (asset_created, its asset ready); one of something else (errored). */
+  async uploads(): Promise<void> {
+    const { mux, states } = this;
+    const cancelled = await mux.video.uploads.create({ cors_origin: '*', new_asset_settings: { playback_policies: ['public'] } });
+    states.watch('upload', cancelled.id);
+    await states.until(cancelled.id, Boolean);
+    await states.after(cancelled.id, () => mux.video.uploads.cancel(cancelled.id));
+
+    const uploaded = await mux.video.uploads.create({ cors_origin: '*', new_asset_settings: { playback_policies: ['public'], passthrough: 'uploaded' } });
+    states.watch('upload', uploaded.id);
+    await states.until(uploaded.id, Boolean);
+    if ((await putBytes(uploaded.url!, fs.readFileSync(path.join(this.dir, 'standard.mp4')))).status !== 200) throw new Error('the upload PUT failed');
+    const assetId = String((await states.until(uploaded.id, (b) => b?.status === 'asset_created'))!.asset_id);
+    await states.until(assetId, (b) => b?.status === 'ready', 120_000);
+
+    const notMedia = await mux.video.uploads.create({ cors_origin: '*', new_asset_settings: { playback_policies: ['public'] } });
+    states.watch('upload', notMedia.id);
+    await states.until(notMedia.id, Boolean);
+    if ((await putBytes(notMedia.url!, Buffer.from('not a media file\n'.repeat(64)))).status !== 200) throw new Error('the upload PUT failed');
+    await states.until(notMedia.id, (b) => b?.status === 'errored', 60_000);
+  }
+
+  /**
+   * A live stream: updated, disabled, enabled; the vocabulary it names deleted (the live service's
+   * consumer updates it); a simulcast target on a second RTMP server; an encoder (connected,
+   * recording, active; the target starting, broadcasting, errored when its server goes); the encoder
+   * leaves (disconnected, idle after the reconnect window; the recording ready, its
+   * generated_live_final pass killed: track errored; the target idle); the target and the stream deleted.
+   */
+  async liveStream(vocabularyId: string): Promise<void> {
+    const { mux, states } = this;
+    const stream = await mux.video.liveStreams.create({
+      playback_policies: ['public'],
+      new_asset_settings: { playback_policies: ['public'] },
+      latency_mode: 'reduced',
+      reconnect_window: 2,
+      generated_subtitles: [{ name: 'English', transcription_vocabulary_ids: [vocabularyId] }],
+    });
+    states.watch('live', stream.id);
+    await states.until(stream.id, Boolean);
+    await states.after(stream.id, () => mux.video.liveStreams.update(stream.id, { passthrough: 'events' }));
+    await states.after(stream.id, () => mux.video.liveStreams.disable(stream.id));
+    await states.after(stream.id, () => mux.video.liveStreams.enable(stream.id));
+    await mux.video.transcriptionVocabularies.delete(vocabularyId);
+    await states.until(vocabularyId, gone);
+    await states.until(
+      stream.id,
+      (b) => (b?.generated_subtitles as Array<{ transcription_vocabulary_ids?: string[] }>)[0].transcription_vocabulary_ids?.length === 0,
+    );
+
+    // the proxy holds the relay's connection, so `starting` lasts until the test has seen it
+    const port = await freePort();
+    this.receiver = receiveRtmp(port, 'live', 'relay-key', path.join(this.dir, 'relayed.flv'));
+    this.proxy = await gatedTcpProxy(port);
+    const target = await mux.video.liveStreams.createSimulcastTarget(stream.id, {
+      url: `rtmp://127.0.0.1:${this.proxy.port}/live`,
+      stream_key: 'relay-key',
+      passthrough: 'second server',
+    });
+    await states.until(target.id, Boolean); // watched once the stream's body names it
+    const relayGate = this.proxy.hold();
+
+    this.encoder = pushRtmp(stream.stream_key);
+    const active = await states.until(stream.id, (b) => b?.status === 'active' && typeof b.active_asset_id === 'string', 60_000);
+    const recording = String(active!.active_asset_id);
+    await states.until(target.id, (b) => b?.status === 'starting', 30_000);
+    relayGate.release();
+    await states.until(target.id, (b) => b?.status === 'broadcasting', 30_000);
+    const livePlaybackId = stream.playback_ids![0].id;
+    await eventually(
+      () => segmentsListed(livePlaybackId),
+      (n) => n >= 1,
+      30_000,
+    );
+    await this.receiver.kill();
+    await states.until(target.id, (b) => b?.status === 'errored', 30_000);
+    await eventually(
+      () => segmentsListed(livePlaybackId),
+      (n) => n >= 2,
+      30_000,
+    ); // a recording to make ready
+
+    await this.encoder.stop();
+    await states.until(stream.id, (b) => b?.status === 'idle', 60_000);
+    await states.until(recording, (b) => b?.status === 'ready', 60_000);
+    await killRecognizerWhenItRuns();
+    await states.until(recording, (b) =>
+      ((b?.tracks ?? []) as Array<{ text_source?: string; status?: string }>).some((t) => t.text_source === 'generated_live_final' && t.status === 'errored'),
+    );
+    await states.until(target.id, (b) => b?.status === 'idle');
+    await states.after(stream.id, () => mux.video.liveStreams.deleteSimulcastTarget(stream.id, target.id));
+    await states.until(target.id, gone);
+    await mux.video.liveStreams.delete(stream.id);
+    await states.until(stream.id, gone);
+  }
+
+  async close(): Promise<void> {
+    await this.states.stop();
+    await this.encoder?.stop();
+    await this.receiver?.kill();
+    await this.proxy?.close();
+    await this.files?.close();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './address-class';
+export * from './outbound-guard';
+export * from './guarded-request';

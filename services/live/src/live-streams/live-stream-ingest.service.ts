@@ -1,0 +1,309 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { UnitOfWork } from '@platform/events';
+import { assets } from '@platform/proto';
+import { EntityManager } from 'typeorm';
+import { ASSETS_PORT, AssetsPort } from './assets-port';
+import { GeneratedSubtitles, GeneratedTrackStatuses, generatedTextTracks } from './generated-subtitles';
+import { emitLiveStreamEvent, LIVE_STREAM_EVENTS } from './live-stream-events';
+import { LiveStreamEntity } from './live-stream.entity';
+import { LiveStreamChanges, LiveStreamRepository } from './live-stream.repository';
+import { RecordingFacts, recordProbeRequest } from './recording-probe';
+import { sessionLimitSeconds, TEST_STREAM_SECONDS } from './session-limit';
+
+/** `complete` closes the encoder connection this long after it was called (spec 4.3). */
+export const COMPLETE_DROP_SECONDS = 60;
+/** How long a live process holds a stream's ingest without renewing it (it renews every second). */
+export const INGEST_LEASE_SECONDS = 10;
+/** How many recent recordings `recent_asset_ids` keeps. */
+const RECENT_ASSETS = 10;
+
+/** A stream's encoder session or open recording left by a live process that is gone (crashed, or stopped). */
+export function isOrphaned(stream: LiveStreamEntity, owner: string, now: Date): boolean {
+  const recording = stream.status === 'active' || stream.activeAssetId !== null;
+  const held = stream.ingestOwner !== null && stream.ingestLeaseUntil !== null && stream.ingestLeaseUntil.getTime() > now.getTime();
+  return recording && stream.ingestOwner !== owner && !held;
+}
+
+/** What `claimForPublish` found: another process's encoder (busy), or the stream taken, with the recording a gone process left open. */
+export type PublishClaim = { busy: true } | { busy: false; orphan?: LiveStreamEntity };
+
+/**
+ * The live stream as the ingest drives it (spec 3): who may publish, the session's limits, the
+ * recording's asset, and the status changes of a session with their events. Each process running
+ * the ingest (`owner`) holds the streams it serves with a lease in the stream's row; a process that
+ * dies leaves a lease that runs out, and another (or the restarted one) takes the stream over with
+ * `claimOrphan`, whose disconnect is emitted once, in the transaction that takes it.
+ */
+@Injectable()
+export class LiveStreamIngest {
+  constructor(
+    @Inject(LiveStreamRepository) private readonly streams: LiveStreamRepository,
+    @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
+    @Inject(ASSETS_PORT) private readonly assets: AssetsPort,
+  ) {}
+
+  /**
+   * An encoder asks to publish with `key`: the stream, or why it is refused (unknown key, disabled).
+   * The old key of a reset finds nothing.
+   */
+  async authorizePublish(key: string): Promise<{ stream: LiveStreamEntity } | { refused: string }> {
+    const [stream] = await this.streams.list({ limit: 1, offset: 0, streamKey: key });
+    if (!stream) return { refused: 'unknown stream key' };
+    if (stream.status === 'disabled') return { refused: 'the live stream is disabled' };
+    return { stream };
+  }
+
+  /**
+   * Why a running session of `key`, begun at `startedAt`, must end now, or undefined when it may go
+   * on: the key was reset, the stream disabled or deleted, or the session reached
+   * `max_continuous_duration`. A test stream is disabled after 5 minutes live (Mux: "the test live
+   * stream is disabled after the stream is active for 5 mins"): `disable` is then set.
+   */
+  async sessionEnd(id: string, key: string, startedAt: Date, now = new Date()): Promise<{ reason: string; disable?: boolean } | undefined> {
+    const stream = await this.streams.findById(id);
+    if (!stream) return { reason: 'the live stream was deleted' };
+    if (stream.status === 'disabled') return { reason: 'the live stream was disabled' };
+    if (stream.streamKey !== key) return { reason: 'the stream key was reset' };
+    if (stream.completeRequestedAt && now.getTime() - stream.completeRequestedAt.getTime() >= COMPLETE_DROP_SECONDS * 1000) {
+      return { reason: 'the live stream was completed 60 s ago' };
+    }
+    const limit = sessionLimitSeconds(stream);
+    if (now.getTime() - startedAt.getTime() < limit * 1000) return undefined;
+    const testLimit = stream.test && limit === TEST_STREAM_SECONDS;
+    return { reason: testLimit ? 'a test stream runs at most 5 minutes' : `the session reached max_continuous_duration (${limit} s)`, disable: testLimit };
+  }
+
+  /** The asset a new encoder session records into (`preparing`, `live_stream_id`, the stream's settings). */
+  async createRecordingAsset(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<string> {
+    const settings = stream.newAssetSettings ?? { input: [], playback_policy: [] };
+    const asset = await this.assets.createAsset({
+      ...settings,
+      input: [...(settings.input ?? [])],
+      playback_policy: [...(settings.playback_policy ?? [])],
+      live_stream_id: stream.id,
+      ingest_type: protocol === 'srt' ? 'live_srt' : 'live_rtmp',
+      test: stream.test || settings.test === true,
+    });
+    return asset.id;
+  }
+
+  /**
+   * A recording of a stream with generated subtitles starts with its two generated text tracks
+   * (spec 2.3), so `generated_live` is there while the stream is live.
+   */
+  async addGeneratedTracks(assetId: string, subtitles: GeneratedSubtitles, statuses: GeneratedTrackStatuses): Promise<void> {
+    await this.assets.recordProbe({
+      asset_id: assetId,
+      tracks: generatedTextTracks(subtitles, statuses),
+      non_standard_input_reasons: {},
+      input_info: [],
+      recording_times: [],
+    });
+  }
+
+  /** A track made after its asset (generated_live_final) is finished. */
+  async setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void> {
+    await this.assets.setTrackStatus(assetId, trackId, status);
+  }
+
+  /**
+   * The recording's probe (spec 3: the session's asset becomes an on-demand asset): its fields,
+   * tracks (the generated subtitle tracks it started with, a text track per caption channel found)
+   * and `recording_times`. Returns the text tracks as stored, so their files can be written under their ids.
+   */
+  async recordRecording(assetId: string, summary: RecordingFacts): Promise<assets.Track[]> {
+    const tracks = await this.assets.recordProbe(recordProbeRequest(assetId, summary));
+    return tracks.filter((t) => t.type === 'text');
+  }
+
+  /** The recorded asset is `ready`, once its files are all stored. */
+  async markRecordingReady(assetId: string): Promise<void> {
+    await this.assets.markReady(assetId);
+  }
+
+  /** A recording that holds no media is `errored` with the reason (never left `preparing`). */
+  async markRecordingErrored(assetId: string, message: string): Promise<void> {
+    await this.assets.markErrored(assetId, { type: 'invalid_input', messages: [message] });
+  }
+
+  /** Whether `complete` asked to end the recording under way (the ingest then closes it). */
+  async completionRequested(id: string): Promise<boolean> {
+    const stream = await this.streams.findById(id);
+    return stream !== null && stream.completeRequestedAt !== null && stream.activeAssetId !== null;
+  }
+
+  /** The stream as the ingest needs it (reconnect window, status), or null once deleted. */
+  findForIngest(id: string): Promise<LiveStreamEntity | null> {
+    return this.streams.findById(id);
+  }
+
+  /**
+   * Before an encoder session of this process (`owner`) starts: busy when another live process has
+   * an encoder on the stream; otherwise the stream is this process's, and a recording a gone process
+   * left open is returned (`orphan`, already taken: the session continues it). A reconnect window
+   * another process is holding is taken over (that process closes its recording; this session
+   * starts a new one).
+   */
+  async claimForPublish(id: string, owner: string, now = new Date()): Promise<PublishClaim> {
+    return this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream) return { busy: false };
+      if (isOrphaned(stream, owner, now)) return { busy: false, orphan: await this.takeOrphan(manager, emit, stream, owner, now) };
+      const elsewhere = stream.ingestOwner !== null && stream.ingestOwner !== owner;
+      if (elsewhere && stream.status === 'active' && stream.disconnectedAt === null) return { busy: true };
+      await this.streams.update(manager, id, { ingestOwner: owner, ingestLeaseUntil: leaseEnd(now) });
+      return { busy: false };
+    });
+  }
+
+  /** Streams with an encoder session or recording whose process is gone (lease run out, or released). */
+  findOrphans(owner: string, now = new Date()): Promise<string[]> {
+    return this.streams.findOrphanIds(owner, now);
+  }
+
+  /**
+   * Takes an orphaned stream for `owner`: undefined when it is none (any more: another process may
+   * have taken it first). If its encoder was on when its process went, `disconnected` is emitted
+   * now, in the same transaction, so it is sent once whichever process takes it.
+   */
+  async claimOrphan(id: string, owner: string, now = new Date()): Promise<LiveStreamEntity | undefined> {
+    return this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream || !isOrphaned(stream, owner, now)) return undefined;
+      return this.takeOrphan(manager, emit, stream, owner, now);
+    });
+  }
+
+  /** Renews `owner`'s lease on these streams; returns those it still holds (the others were taken over or deleted). */
+  async renewLeases(owner: string, ids: readonly string[], now = new Date()): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    return new Set(await this.streams.renewLeases(owner, ids, leaseEnd(now)));
+  }
+
+  /**
+   * An encoder session began: `active` (spec 3) recording into `assetId` (`active_asset_id`, last
+   * of `recent_asset_ids`), with video.live_stream.connected, .recording and .active.
+   */
+  async markActive(id: string, owner: string, protocol: 'rtmp' | 'srt', assetId?: string, reconnected = false): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream || stream.status === 'disabled') return;
+      const held = { ingestOwner: owner, ingestLeaseUntil: leaseEnd(new Date()), disconnectedAt: null };
+      if (reconnected) {
+        // inside the reconnect window: the same recording goes on
+        const again = await this.streams.update(manager, id, { status: 'active', activeIngestProtocol: protocol, ...held, updatedAt: new Date() });
+        emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, await this.streams.record(again, manager));
+        return;
+      }
+      const recording = assetId
+        ? { activeAssetId: assetId, recentAssetIds: [...stream.recentAssetIds, assetId].slice(-RECENT_ASSETS), completeRequestedAt: null }
+        : {};
+      const updated = await this.streams.update(manager, id, {
+        status: 'active',
+        activeIngestProtocol: protocol,
+        ...recording,
+        ...held,
+        updatedAt: new Date(),
+      });
+      const record = await this.streams.record(updated, manager);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, record);
+      if (assetId) emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.recording, record);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.active, record);
+    });
+  }
+
+  /** The encoder left, the reconnect window is open: video.live_stream.disconnected, the stream stays `active`. */
+  async markDisconnected(id: string, owner: string): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream || !ownedBy(stream, owner)) return;
+      const updated = await this.streams.update(manager, id, { disconnectedAt: new Date() });
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(updated, manager));
+    });
+  }
+
+  /**
+   * The encoder session ended with the recording: video.live_stream.disconnected, then `idle` with
+   * video.live_stream.idle. A stream disabled while live stays disabled (disconnected only). Nothing
+   * when another process has taken the stream over.
+   */
+  async markEnded(id: string, owner: string): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream || !ownedBy(stream, owner)) return;
+      if (stream.status !== 'active') {
+        const ended = await this.streams.update(manager, id, { activeAssetId: null, activeIngestProtocol: null, ...RELEASED });
+        emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(ended, manager));
+        return;
+      }
+      const updated = await this.streams.update(manager, id, {
+        status: 'idle',
+        activeIngestProtocol: null,
+        activeAssetId: null,
+        ...RELEASED,
+        updatedAt: new Date(),
+      });
+      const record = await this.streams.record(updated, manager);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, record);
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, record);
+    });
+  }
+
+  /** The reconnect window passed (or the recording was completed): `idle` with video.live_stream.idle (a disabled stream stays disabled). */
+  async markIdle(id: string, owner: string): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream || !ownedBy(stream, owner)) return;
+      if (stream.status !== 'active') {
+        await this.streams.update(manager, id, { activeAssetId: null, activeIngestProtocol: null, ...RELEASED });
+        return;
+      }
+      const updated = await this.streams.update(manager, id, {
+        status: 'idle',
+        activeIngestProtocol: null,
+        activeAssetId: null,
+        ...RELEASED,
+        updatedAt: new Date(),
+      });
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, await this.streams.record(updated, manager));
+    });
+  }
+
+  /**
+   * The process stops: it lets go of the stream (another process, or this one restarted, takes it
+   * over at once). An encoder it had on is disconnected (video.live_stream.disconnected, the reconnect
+   * window runs from now).
+   */
+  async release(id: string, owner: string, encoderLeft: boolean): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const stream = await this.streams.lockById(manager, id);
+      if (!stream || !ownedBy(stream, owner)) return;
+      const disconnect = encoderLeft && stream.disconnectedAt === null;
+      const updated = await this.streams.update(manager, id, {
+        ingestOwner: null,
+        ingestLeaseUntil: null,
+        ...(disconnect ? { disconnectedAt: new Date() } : {}),
+      });
+      if (disconnect) emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(updated, manager));
+    });
+  }
+
+  private async takeOrphan(manager: EntityManager, emit: Parameters<Parameters<UnitOfWork['run']>[0]>[1], stream: LiveStreamEntity, owner: string, now: Date) {
+    const disconnect = stream.disconnectedAt === null;
+    const changes: LiveStreamChanges = { ingestOwner: owner, ingestLeaseUntil: leaseEnd(now), ...(disconnect ? { disconnectedAt: now } : {}) };
+    const taken = await this.streams.update(manager, stream.id, changes);
+    if (disconnect) emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(taken, manager));
+    return taken;
+  }
+}
+
+const RELEASED = { ingestOwner: null, ingestLeaseUntil: null, disconnectedAt: null };
+
+/** Whether `owner` may change the stream's session status: it holds it, or nobody does. */
+function ownedBy(stream: LiveStreamEntity, owner: string): boolean {
+  return stream.ingestOwner === null || stream.ingestOwner === owner;
+}
+
+function leaseEnd(now: Date): Date {
+  return new Date(now.getTime() + INGEST_LEASE_SECONDS * 1000);
+}
