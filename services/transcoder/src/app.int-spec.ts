@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ClientGrpc, ClientProxyFactory } from '@nestjs/microservices';
+import { ClientGrpcProxy, ClientProxyFactory } from '@nestjs/microservices';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { DomainError } from '@platform/errors';
 import { closeEventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
@@ -89,6 +89,7 @@ describe('transcoder service', () => {
   let files: http.Server;
   let filesUrl: string;
   let client: transcoder.TranscoderServiceClient;
+  let clientProxy: ClientGrpcProxy;
 
   beforeAll(async () => {
     db = await createTestDatabase('transcoder');
@@ -141,12 +142,12 @@ describe('transcoder service', () => {
     fakeAssetsServer.useGlobalFilters(new GrpcExceptionFilter());
     await fakeAssetsServer.listen();
     await start();
-    client = (ClientProxyFactory.create(grpcClientOptions('transcoder', config)) as unknown as ClientGrpc).getService<transcoder.TranscoderServiceClient>(
-      transcoder.TRANSCODER_SERVICE_NAME,
-    );
+    clientProxy = ClientProxyFactory.create(grpcClientOptions('transcoder', config)) as unknown as ClientGrpcProxy;
+    client = clientProxy.getService<transcoder.TranscoderServiceClient>(transcoder.TRANSCODER_SERVICE_NAME);
   }, 120_000);
 
   afterAll(async () => {
+    clientProxy?.close();
     await app?.close();
     await closeEventBus();
     await fakeAssetsServer?.close();
