@@ -1,5 +1,6 @@
 import { settledAsset, streamUrl } from './support/assets';
 import { api, sdk } from './support/context';
+import { itOnceAcrossModes } from './support/modes';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -452,7 +453,7 @@ describe('RTMP ingest', () => {
     expect(idle.recent_asset_ids).toHaveLength(1); // it was live and recorded until the limit
   });
 
-  it('drops a completed stream’s encoder 60 s after complete', async () => {
+  itOnceAcrossModes('drops a completed stream’s encoder 60 s after complete', async () => {
     expect(completed).toBeDefined();
     expect(await endsWithin(completed!.encoder, 80_000)).toBe(true);
     const after = (completed!.endedAt! - completed!.at) / 1000;

@@ -6,7 +6,7 @@ import { RunningPlatform, startPlatform } from './support/platform-process';
 
 const ROOT = path.resolve(__dirname, '..');
 const SCHEMATHESIS = process.env.SCHEMATHESIS_BIN ?? path.join(ROOT, '.cache/schemathesis/venv/bin/st');
-const SECONDS = Number(process.env.FUZZ_SECONDS ?? 150);
+const SECONDS = Number(process.env.FUZZ_SECONDS ?? 100);
 const SEED = process.env.FUZZ_SEED ?? '1';
 
 function schemathesis(target: RunningPlatform): Promise<{ code: number | null; output: string }> {

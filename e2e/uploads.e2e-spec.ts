@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { settledAsset, streamUrl } from './support/assets';
 import { api, sdk } from './support/context';
+import { itOnceAcrossModes } from './support/modes';
 import { ffprobe, makeClip } from './support/media';
 import { putBytes, uploadWhen } from './support/uploads';
 import { ReceivedWebhook, receivedWebhooks } from './support/webhook-receiver';
@@ -187,7 +188,7 @@ describe('direct uploads', () => {
     expect(receivedWebhooks().some((w) => bodyOf(w).type === 'video.asset.created' && bodyOf(w).object.id === assetId)).toBe(true);
   });
 
-  it('times out an upload whose timeout passed without a file, and refuses its URL', async () => {
+  itOnceAcrossModes('times out an upload whose timeout passed without a file, and refuses its URL', async () => {
     const created = await mux.video.uploads.retrieve(expiring.id);
     expect(created.timeout).toBe(60);
     const timedOut = await uploadWhen(mux, expiring.id, (u) => u.status !== 'waiting', 90_000);
