@@ -36,18 +36,25 @@ async function upchunkPut(url: string, chunk: Buffer, range: string): Promise<{ 
   }
 }
 
-/** Waits until a PUT of the chunk is refused because the stalled request holds the upload. */
+/**
+ * Waits until the stalled request holds the upload. The probe is a chunk past the bytes the upload
+ * has (none yet): refused with 503 while the upload is held, and with 409 (nothing written) when it
+ * is not, so a probe that arrives before the stalled request does not write the first chunk itself.
+ */
 async function claimHeld(url: string, chunk: Buffer, range: string): Promise<void> {
   const deadline = Date.now() + 20_000;
+  const seen: number[] = [];
   while (Date.now() < deadline) {
     const res = await fetch(url, { method: 'PUT', body: chunk, headers: { 'content-range': range } });
     if (res.status === 503) {
       expect(res.headers.get('retry-after')).toMatch(/^[1-5]$/);
       return;
     }
+    expect(res.status).toBe(409); // not held yet: the chunk is refused, nothing is written
+    seen.push(res.status);
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the stalled request never held the upload');
+  throw new Error(`the stalled request never held the upload (the probe got ${seen.join(', ')})`);
 }
 
 /**
@@ -65,7 +72,7 @@ describe('a direct upload whose chunk was cut by a crash', () => {
     const url = upload.url;
     if (!url) throw new Error('the upload has no url');
     const stalled = stalledChunk(url, first, firstRange, 256 * 1024);
-    await claimHeld(url, first, firstRange);
+    await claimHeld(url, file.subarray(MiB), secondRange);
     const after = await crash();
     await stalled;
 
