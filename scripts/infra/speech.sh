@@ -7,15 +7,10 @@
 #   speech.sh voice    print the path of espeak-ng (installed with apt if missing): tests make speech with it
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=python-venv.sh
+source scripts/infra/python-venv.sh
 say() { echo "speech.sh: $*" >&2; }
 POCKETSPHINX_VERSION=5.1.1
-
-apt_install() {
-  [ "$(id -u)" = 0 ] || { say "not root: install $* yourself"; exit 1; }
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq "$@" >&2
-}
 
 if [ "${1:-}" = voice ]; then
   command -v espeak-ng >/dev/null || { say "installing espeak-ng with apt"; apt_install espeak-ng; }
@@ -29,16 +24,7 @@ if [ -x "$python" ] && "$python" -c 'import pocketsphinx' 2>/dev/null; then
   echo "$python"
   exit 0
 fi
-base="$(command -v python3 || true)"
-[ -n "$base" ] || { say "no python3; installing it with apt"; apt_install python3 python3-venv; base="$(command -v python3)"; }
-rm -rf "$venv"
-mkdir -p "$(dirname "$venv")"
-if ! "$base" -m venv "$venv" >&2; then
-  say "python3 cannot make a virtual environment; installing python3-venv with apt"
-  apt_install python3-venv
-  rm -rf "$venv"
-  "$base" -m venv "$venv" >&2
-fi
+fresh_venv "$venv"
 say "installing pocketsphinx $POCKETSPHINX_VERSION (with its en-us model) into $venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check --retries 1 --timeout 30 "pocketsphinx==$POCKETSPHINX_VERSION" >&2
 "$python" -c 'import pocketsphinx' || { say "pocketsphinx does not import after installing"; exit 1; }

@@ -1,23 +1,11 @@
 import type Mux from '@mux/mux-node';
-import { AssetBody } from '@platform/api-shapes';
+import { assetBody } from '@platform/testing';
 import { definitionOf, EVENT_DEFINITIONS, EVENT_TYPES, EventData, EventType, isKnownEventType, topicOf } from './event-registry';
 import { newEvent } from './new-event';
 import { Emit } from './unit-of-work';
 
 type MuxEvent = Mux.Webhooks.UnwrapWebhookEvent;
 
-const assetBody = (id: string): AssetBody => ({
-  id,
-  created_at: '1700000000',
-  status: 'preparing',
-  progress: { state: 'ingesting', progress: 0 },
-  max_resolution_tier: '1080p',
-  encoding_tier: 'smart',
-  video_quality: 'plus',
-  master_access: 'none',
-  mp4_support: 'none',
-  ingest_type: 'on_demand_url',
-});
 type MuxType = MuxEvent['type'];
 type MuxData<T extends MuxType> = Extract<MuxEvent, { type: T }>['data'];
 

@@ -1,22 +1,14 @@
-import { AssetBody } from '@platform/api-shapes';
+import { assetBody } from '@platform/testing';
 import { PlatformEvent } from './event-bus.port';
 import { topicOf } from './event-registry';
 import { checkEmittedData, EventShapeError, validateEvent } from './event-validation';
 import { newEvent, toPlatformEvent } from './new-event';
 
-const asset: AssetBody = {
-  id: 'a1',
-  created_at: '1700000000',
+const asset = assetBody('a1', {
   status: 'ready',
   progress: { state: 'completed', progress: 100 },
-  max_resolution_tier: '1080p',
-  encoding_tier: 'smart',
-  video_quality: 'plus',
-  master_access: 'none',
-  mp4_support: 'none',
-  ingest_type: 'on_demand_url',
   tracks: [{ id: 't1', type: 'video', max_width: 640 }],
-};
+});
 
 describe('checkEmittedData (producers)', () => {
   it('passes data that is exactly its schema’s, as JSON carries it', () => {

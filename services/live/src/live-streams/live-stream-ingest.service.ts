@@ -236,14 +236,7 @@ export class LiveStreamIngest {
         emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(ended, manager));
         return;
       }
-      const updated = await this.streams.update(manager, id, {
-        status: 'idle',
-        activeIngestProtocol: null,
-        activeAssetId: null,
-        ...RELEASED,
-        updatedAt: new Date(),
-      });
-      const record = await this.streams.record(updated, manager);
+      const record = await this.streams.record(await this.releaseAsIdle(manager, id), manager);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, record);
       emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, record);
     });
@@ -258,15 +251,13 @@ export class LiveStreamIngest {
         await this.streams.update(manager, id, { activeAssetId: null, activeIngestProtocol: null, ...RELEASED });
         return;
       }
-      const updated = await this.streams.update(manager, id, {
-        status: 'idle',
-        activeIngestProtocol: null,
-        activeAssetId: null,
-        ...RELEASED,
-        updatedAt: new Date(),
-      });
-      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, await this.streams.record(updated, manager));
+      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, await this.streams.record(await this.releaseAsIdle(manager, id), manager));
     });
+  }
+
+  /** An active stream back to `idle`, its ingest released (under the caller's lock). */
+  private async releaseAsIdle(manager: EntityManager, id: string): Promise<LiveStreamEntity> {
+    return this.streams.update(manager, id, { status: 'idle', activeIngestProtocol: null, activeAssetId: null, ...RELEASED, updatedAt: new Date() });
   }
 
   /**
