@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { OutboundGuard, OutboundRefusedError, Resolver } from './outbound-guard';
+import { literalAddressOf, OutboundGuard, OutboundRefusedError, Resolver } from './outbound-guard';
 
 const answers =
   (table: Record<string, string[]>): Resolver =>
@@ -64,6 +64,21 @@ describe('OutboundGuard', () => {
 
     it('refuses what is not a URL', () => {
       expect(refusal(() => guard.checkUrl('not a url', ['http']))).toBe('not a valid URL');
+    });
+
+    it('urlRefusal gives the same refusal as a reason, or undefined', () => {
+      expect(guard.urlRefusal('http://10.0.0.1/', ['http'])).toBe(refusal(() => guard.checkUrl('http://10.0.0.1/', ['http'])));
+      expect(guard.urlRefusal('not a url', ['http'])).toBe('not a valid URL');
+      expect(guard.urlRefusal('https://example.com/', ['https'])).toBeUndefined();
+    });
+  });
+
+  describe('literalAddressOf', () => {
+    it('is the IP literal itself, 127.0.0.1 for a localhost name, and nothing for other names', () => {
+      expect(literalAddressOf('10.1.2.3')).toBe('10.1.2.3');
+      expect(literalAddressOf('::1')).toBe('::1');
+      expect(literalAddressOf('Api.LocalHost.')).toBe('127.0.0.1');
+      expect(literalAddressOf('example.com')).toBeUndefined();
     });
   });
 

@@ -63,9 +63,20 @@ export class OutboundGuard {
     if (!schemes.includes(scheme)) throw new OutboundRefusedError(`only ${schemes.join(', ')} URLs are allowed, not ${scheme}`);
     const host = hostOf(url);
     if (host === '') throw new OutboundRefusedError('the URL has no host');
-    if (isIP(host)) this.checkAddress(host);
-    else if (isLocalhostName(host)) this.checkAddress('127.0.0.1');
+    const literal = literalAddressOf(host);
+    if (literal) this.checkAddress(literal);
     return url;
+  }
+
+  /** checkUrl's refusal as a reason to show, or undefined when the URL may be used. */
+  urlRefusal(raw: string, schemes: readonly string[]): string | undefined {
+    try {
+      this.checkUrl(raw, schemes);
+      return undefined;
+    } catch (err) {
+      if (err instanceof OutboundRefusedError) return err.reason;
+      throw err;
+    }
   }
 
   /** Resolves `hostname` and returns the first address the policy allows (an IP literal is checked as it is). */
@@ -100,6 +111,12 @@ export class OutboundGuard {
 
 export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
+}
+
+/** The address a host stands for without DNS: itself when it is an IP literal, 127.0.0.1 for a localhost name. */
+export function literalAddressOf(host: string): string | undefined {
+  if (isIP(host)) return host;
+  return isLocalhostName(host) ? '127.0.0.1' : undefined;
 }
 
 function isLocalhostName(host: string): boolean {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { OutboundGuard, OutboundRefusedError } from '@platform/outbound';
+import { OutboundGuard } from '@platform/outbound';
 import { ApiError } from '../errors/api-error';
 import { AssetSettingsBody, isClipUrl } from '../assets/assets.schemas';
 
@@ -34,19 +34,9 @@ export class OutboundUrls {
   /** Any URLs the platform will connect to (a slate image, a simulcast target with `rtmp`/`rtmps`), each named by its field. */
   check(urls: Array<{ field: string; url: string }>, schemes: readonly string[] = ['http', 'https']): void {
     const refused = urls.flatMap(({ field, url }) => {
-      const reason = this.refusalOf(url, schemes);
+      const reason = this.guard.urlRefusal(url, schemes);
       return reason ? [`${field}: ${reason}`] : [];
     });
     if (refused.length > 0) throw ApiError.invalid(...refused);
-  }
-
-  private refusalOf(url: string, schemes: readonly string[]): string | undefined {
-    try {
-      this.guard.checkUrl(url, schemes);
-      return undefined;
-    } catch (err) {
-      if (err instanceof OutboundRefusedError) return err.reason;
-      throw err;
-    }
   }
 }

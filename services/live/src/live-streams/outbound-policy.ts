@@ -1,7 +1,6 @@
 import type { LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
 import os from 'node:os';
-import { hostOf, OutboundAllow, OutboundGuard, OutboundRefusedError, Resolver } from '@platform/outbound';
+import { hostOf, literalAddressOf, OutboundAllow, OutboundGuard, OutboundRefusedError, Resolver } from '@platform/outbound';
 
 export const SIMULCAST_SCHEMES = ['rtmp', 'rtmps'] as const;
 export const SLATE_SCHEMES = ['http', 'https'] as const;
@@ -23,29 +22,18 @@ export class OutboundPolicy {
     this.guard = new OutboundGuard(allow, resolver);
   }
 
-  /** Why a simulcast target URL is refused at create time (scheme, literal address), or undefined. */
+  /** Why a simulcast target URL is refused at create time (scheme, literal address, own ingest), or undefined. */
   targetUrlRefusal(raw: string): string | undefined {
-    try {
-      const url = this.guard.checkUrl(raw, SIMULCAST_SCHEMES);
-      const host = hostOf(url);
-      const literal = isIP(host) ? host : /^localhost\.?$/i.test(host) || /\.localhost\.?$/i.test(host) ? '127.0.0.1' : undefined;
-      if (literal && this.isOwnIngest(literal, portOf(url))) return OWN_INGEST;
-      return undefined;
-    } catch (err) {
-      if (err instanceof OutboundRefusedError) return err.reason;
-      throw err;
-    }
+    const refusal = this.guard.urlRefusal(raw, SIMULCAST_SCHEMES);
+    if (refusal) return refusal;
+    const url = new URL(raw);
+    const literal = literalAddressOf(hostOf(url));
+    return literal && this.isOwnIngest(literal, portOf(url)) ? OWN_INGEST : undefined;
   }
 
   /** Why a slate image URL is refused at create time (scheme, literal address), or undefined. */
   slateUrlRefusal(raw: string): string | undefined {
-    try {
-      this.guard.checkUrl(raw, SLATE_SCHEMES);
-      return undefined;
-    } catch (err) {
-      if (err instanceof OutboundRefusedError) return err.reason;
-      throw err;
-    }
+    return this.guard.urlRefusal(raw, SLATE_SCHEMES);
   }
 
   /** The address a relay connects to for `host:port`, resolved and checked; OutboundRefusedError when refused. */
