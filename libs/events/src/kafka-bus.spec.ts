@@ -1,11 +1,7 @@
-import { Logger } from '@nestjs/common';
-import type { EachMessagePayload, Kafka } from 'kafkajs';
 import { sampleEvent } from './event-bus.contract';
-import { DeliveryInfo } from './event-bus.port';
 import { assignPartitions } from './kafka-assigner';
 import { KafkaBus } from './kafka-bus';
 import { deadLetterHeaders, eventHeaders, headerText, parseEnvelope } from './kafka-envelope';
-import { KafkaSubscriber, RawMessage } from './kafka-subscriber';
 
 describe('parseEnvelope', () => {
   const valid = sampleEvent('obj-1');
@@ -79,110 +75,6 @@ describe('assignPartitions', () => {
   it('leaves a member without partitions when there are more members than partitions', () => {
     const members = ['a', 'b', 'c'].map((memberId) => ({ memberId, topics: ['t'] }));
     expect(assignPartitions(members, { t: [0, 1] })).toEqual({ a: { t: [0] }, b: { t: [1] }, c: {} });
-  });
-});
-
-describe('KafkaSubscriber', () => {
-  type EachMessage = (payload: EachMessagePayload) => Promise<void>;
-
-  let loggedErrors: jest.SpiedFunction<Logger['error']>;
-  beforeAll(() => {
-    loggedErrors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-  });
-  afterAll(() => jest.restoreAllMocks());
-
-  /** A kafkajs stand-in that hands us the eachMessage callback the subscriber registers. */
-  async function subscriber(
-    handle: (attempt: number) => Promise<void>,
-    produce: (topic: string, m: RawMessage) => Promise<void>,
-    topic = 'video.asset.ready.v1',
-  ) {
-    let eachMessage: EachMessage | undefined;
-    const consumer = {
-      events: { CRASH: 'consumer.crash' },
-      on: () => undefined,
-      connect: async () => undefined,
-      subscribe: async () => undefined,
-      run: async (options: { eachMessage: EachMessage }) => void (eachMessage = options.eachMessage),
-      disconnect: async () => undefined,
-    };
-    const kafka = { consumer: () => consumer } as unknown as Kafka;
-    const infos: DeliveryInfo[] = [];
-    const sub = new KafkaSubscriber(
-      { group: 'g', topics: [topic], handle: async (_e, info) => (infos.push(info), handle(info.attempt)) },
-      { kafka, maxAttempts: 3, produce },
-    );
-    await sub.start();
-    const deliver = (value: string | null) =>
-      eachMessage!({
-        topic,
-        partition: 1,
-        message: { key: Buffer.from('k'), value: value === null ? null : Buffer.from(value), headers: {}, offset: '7', timestamp: '0', attributes: 0 },
-        heartbeat: async () => undefined,
-        pause: () => () => undefined,
-      });
-    return { deliver, infos };
-  }
-
-  it('retries a failing handler with the attempt number and does not dead-letter once it succeeds', async () => {
-    const produce = jest.fn(async () => undefined);
-    const { deliver, infos } = await subscriber(async (attempt) => {
-      if (attempt < 3) throw new Error('transient');
-    }, produce);
-    await deliver(JSON.stringify(sampleEvent('k')));
-    expect(infos).toEqual([1, 2, 3].map((attempt) => ({ topic: 'video.asset.ready.v1', key: 'k', attempt })));
-    expect(produce).not.toHaveBeenCalled();
-  });
-
-  it('dead-letters the original message after the last attempt and returns so the offset commits', async () => {
-    const produce = jest.fn(async (_topic: string, _m: RawMessage) => undefined);
-    const body = JSON.stringify(sampleEvent('k'));
-    const { deliver, infos } = await subscriber(async () => {
-      throw new Error('boom');
-    }, produce);
-    await expect(deliver(body)).resolves.toBeUndefined();
-    expect(infos).toHaveLength(3);
-    expect(produce).toHaveBeenCalledTimes(1);
-    const [topic, message] = produce.mock.calls[0];
-    expect(topic).toBe('video.asset.ready.v1.dlq');
-    expect(message.value?.toString()).toBe(body);
-    expect(message.key?.toString()).toBe('k');
-    expect(message.headers).toMatchObject({ 'dlq-reason': 'handler failed 3 times: boom', 'dlq-group': 'g', 'original-topic': 'video.asset.ready.v1' });
-  });
-
-  it('sends poison straight to the dead-letter topic without calling the handler', async () => {
-    const produce = jest.fn(async (_topic: string, _m: RawMessage) => undefined);
-    const { deliver, infos } = await subscriber(async () => undefined, produce);
-    await deliver('{"id":');
-    expect(infos).toEqual([]);
-    expect(produce.mock.calls[0][1].headers['dlq-reason']).toBe('poison message: message value is not JSON');
-  });
-
-  it('throws when the dead letter cannot be written, so the offset does not commit', async () => {
-    const { deliver } = await subscriber(
-      async () => {
-        throw new Error('boom');
-      },
-      async () => {
-        throw new Error('broker gone');
-      },
-    );
-    await expect(deliver(JSON.stringify(sampleEvent('k')))).rejects.toThrow('broker gone');
-  });
-
-  it('does not dead-letter what fails on a dead-letter topic (logs it instead)', async () => {
-    const produce = jest.fn(async () => undefined);
-    const { deliver, infos } = await subscriber(
-      async () => {
-        throw new Error('boom');
-      },
-      produce,
-      'video.asset.ready.v1.dlq',
-    );
-    await expect(deliver(JSON.stringify(sampleEvent('k')))).resolves.toBeUndefined();
-    expect(infos).toHaveLength(3);
-    expect(produce).not.toHaveBeenCalled();
-    expect(loggedErrors).toHaveBeenCalledWith(expect.stringContaining('skipped on a dead-letter topic: handler failed 3 times: boom'));
   });
 });
 

@@ -37,13 +37,17 @@ export interface SubscriberDeps {
  * the subscription's `validate` refuses, goes to `<topic>.dlq` at once. Handler failures are
  * retried here with our own backoff (never by kafkajs' restart machinery) and end on
  * `<topic>.dlq`, after which the offset commits. Only a failed dead-letter write makes eachMessage throw, so the
- * offset stays uncommitted and the message comes again.
+ * offset stays uncommitted and the message comes again. A consumer that kafkajs gives up on after
+ * a crash is replaced by a new one in the same group (see scheduleRebuild).
  */
 export class KafkaSubscriber {
   private readonly logger: Logger;
   private consumer: Consumer | undefined;
   private starting: Promise<void> | undefined;
   private stopping = false;
+  private rebuildTimer: NodeJS.Timeout | undefined;
+  private rebuilding: Promise<void> | undefined;
+  private rebuildAttempts = 0;
 
   constructor(
     private readonly subscription: Subscription,
@@ -65,6 +69,9 @@ export class KafkaSubscriber {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.rebuildTimer);
+    this.rebuildTimer = undefined;
+    await this.rebuilding;
     await this.starting?.catch(() => undefined);
     await this.consumer?.disconnect();
   }
@@ -79,13 +86,47 @@ export class KafkaSubscriber {
     });
     this.consumer = consumer;
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart) this.logger.error(`consumer stopped for good, ${topics.join(', ')} are no longer read: ${errorText(payload.error)}`);
+      if (payload.restart || this.stopping || consumer !== this.consumer) return;
+      this.logger.error(
+        `consumer crashed on an error kafkajs does not restart after; reading ${topics.join(', ')} with a new consumer: ${errorText(payload.error)}`,
+      );
+      this.scheduleRebuild();
     });
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
     // Resolves once the member has joined the group and received its partitions; later
-    // failures are kafkajs crashes, restarted by kafkajs (logged above when they are not).
+    // failures are kafkajs crashes: kafkajs restarts after retriable ones, we rebuild after the rest.
     await consumer.run({ partitionsConsumedConcurrently: 1, eachMessage: (payload) => this.onMessage(payload) });
+  }
+
+  /**
+   * kafkajs gives up on a consumer whose crash is not retriable (seen in a rebalance on a freshly
+   * started broker: "Cannot read properties of undefined"), leaving the subscription unread.
+   * A new consumer in the same group resumes from the committed offsets, so nothing is lost.
+   */
+  private scheduleRebuild(): void {
+    if (this.stopping || this.rebuildTimer) return;
+    this.rebuildAttempts += 1;
+    this.rebuildTimer = setTimeout(() => {
+      this.rebuildTimer = undefined;
+      this.rebuilding = this.rebuild().finally(() => (this.rebuilding = undefined));
+    }, retryDelayMs(this.rebuildAttempts));
+  }
+
+  private async rebuild(): Promise<void> {
+    const crashed = this.consumer;
+    this.consumer = undefined;
+    this.starting = undefined;
+    await crashed?.disconnect().catch(() => undefined);
+    if (this.stopping) return;
+    try {
+      await this.start();
+      this.rebuildAttempts = 0;
+      this.logger.log(`new consumer joined group ${this.subscription.group}`);
+    } catch (err) {
+      this.logger.error(`starting a new consumer failed, trying again: ${errorText(err)}`);
+      this.scheduleRebuild();
+    }
   }
 
   private async onMessage(payload: EachMessagePayload): Promise<void> {
