@@ -20,6 +20,17 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
     await expect(sdk({ tokenId: 'nobody', tokenSecret: 'nothing' }).system.signingKeys.create()).rejects.toMatchObject({ status: 401 });
   });
 
+  it('does not read the body of a caller it refuses (401 before 400 or 415)', async () => {
+    for (const [rawBody, contentType] of [
+      ['{"referrer":', 'application/json'],
+      ['referrer=a', 'application/x-www-form-urlencoded'],
+    ]) {
+      const res = await api('POST', '/video/v1/playback-restrictions', { auth: null, rawBody, headers: { 'content-type': contentType } });
+      expect(res.status).toBe(401);
+      expect(res.body.error.type).toBe('unauthorized');
+    }
+  });
+
   it('serves an OpenAPI document generated from the code', async () => {
     const res = await api('GET', '/openapi.json', { auth: null });
     expect(res.status).toBe(200);

@@ -24,7 +24,7 @@ export function checkEmittedData(type: string, data: unknown): { definition: Eve
   const json = JSON.parse(JSON.stringify(data ?? null)) as unknown;
   const parsed = definition.data.safeParse(json);
   if (!parsed.success) throw new EventShapeError(`${type}: data does not match its schema: ${describeIssues(parsed.error)}`);
-  const difference = firstDifference(json, JSON.parse(JSON.stringify(parsed.data)));
+  const difference = firstDifference(json, parsed.data);
   if (difference) throw new EventShapeError(`${type}: data does not match its schema: ${difference}`);
   return { definition, data: json as Record<string, unknown> };
 }
@@ -48,7 +48,7 @@ export function validateEvent(event: PlatformEvent, topic: string, types?: reado
   return undefined;
 }
 
-/** Where two JSON values first differ (`a` has what `b` lacks, or another value), or undefined. */
+/** Where JSON value `a` and schema output `b` first differ (`a` has what `b` lacks, or another value), or undefined; an undefined field of `b` is absent. */
 function firstDifference(a: unknown, b: unknown, path = ''): string | undefined {
   const where = path || '(root)';
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -66,7 +66,7 @@ function firstDifference(a: unknown, b: unknown, path = ''): string | undefined 
       const d = firstDifference(a[key], b[key], at);
       if (d) return d;
     }
-    const missing = Object.keys(b).find((key) => !(key in a));
+    const missing = Object.keys(b).find((key) => !(key in a) && b[key] !== undefined);
     return missing === undefined ? undefined : `${path ? `${path}.${missing}` : missing} would be added by the schema`;
   }
   return Object.is(a, b) ? undefined : `${where} would become ${JSON.stringify(b)}`;

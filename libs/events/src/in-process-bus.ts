@@ -14,6 +14,8 @@ interface Message {
 
 class Group {
   readonly members: Subscription[] = [];
+  /** The topics of all members, kept as members join: routing asks for it on every publish. */
+  readonly topics = new Set<string>();
   private readonly queue: Message[] = [];
   private draining: Promise<void> | undefined;
 
@@ -22,8 +24,9 @@ class Group {
     readonly name: string,
   ) {}
 
-  topics(): Set<string> {
-    return new Set(this.members.flatMap((m) => m.topics));
+  join(subscription: Subscription): void {
+    this.members.push(subscription);
+    for (const topic of subscription.topics) this.topics.add(topic);
   }
 
   enqueue(message: Message): void {
@@ -118,7 +121,7 @@ export class InProcessBus implements EventBus {
       group = new Group(this, subscription.group);
       this.groups.set(subscription.group, group);
     }
-    group.members.push(subscription);
+    group.join(subscription);
     return Promise.resolve();
   }
 
@@ -140,7 +143,7 @@ export class InProcessBus implements EventBus {
 
   private route(message: Message): void {
     for (const group of this.groups.values()) {
-      if (group.topics().has(message.topic)) group.enqueue(message);
+      if (group.topics.has(message.topic)) group.enqueue(message);
     }
   }
 }

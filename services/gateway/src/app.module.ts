@@ -1,15 +1,16 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PlatformConfig } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { PlatformConfigModule } from '@platform/grpc';
+import { AccessGuard } from './access-tokens/access.guard';
 import { AccessTokensModule } from './access-tokens/access-tokens.module';
 import { AssetsModule } from './assets/assets.module';
 import { gatewayDatabase } from './database-options';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { GrpcClientsModule } from './grpc-clients/grpc-clients.module';
 import { HealthzModule } from './health/healthz.module';
-import { JsonBodyInterceptor } from './http/json-body.interceptor';
+import { JsonBodyGuard } from './http/json-body.guard';
 import { RefuseNulMiddleware } from './http/refuse-nul.middleware';
 import { NotImplementedModule } from './not-implemented/not-implemented.module';
 import { OpenApiModule } from './openapi/openapi.module';
@@ -47,7 +48,10 @@ export class AppModule implements NestModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+        // Global guards run in this order: credentials, rate limit and permission first, then
+        // the body is read (never for a caller the first refused).
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_GUARD, useClass: JsonBodyGuard },
       ],
     };
   }

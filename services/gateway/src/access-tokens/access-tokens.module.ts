@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { RateLimiter } from '../rate-limit/token-bucket';
-import { AccessGuard } from './access.guard';
 import { AccessTokenRepository } from './access-token.repository';
 import { AccessTokensService } from './access-tokens.service';
 
-/** Access tokens (`gateway.access_tokens`) and the guard that checks them on every route. */
+/** Access tokens (`gateway.access_tokens`) and the rate limiter; AppModule makes AccessGuard global (before JsonBodyGuard). */
 @Module({
-  providers: [AccessTokenRepository, AccessTokensService, RateLimiter, { provide: APP_GUARD, useClass: AccessGuard }],
-  exports: [AccessTokensService],
+  providers: [AccessTokenRepository, AccessTokensService, RateLimiter],
+  exports: [AccessTokensService, RateLimiter],
 })
 export class AccessTokensModule {}
