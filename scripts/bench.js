@@ -99,10 +99,12 @@ async function main() {
   }
   const baseUrl = `http://127.0.0.1:${env.API_PORT}`;
 
-  // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the platform under the bench
+  // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the platform under the bench;
+  // BENCH_PLATFORM_STDOUT=file keeps what the platform prints there (BENCH_NODE_ARGS=--trace-gc-nvp: every GC)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const stdout = process.env.BENCH_PLATFORM_STDOUT ? fs.openSync(process.env.BENCH_PLATFORM_STDOUT, 'w') : 'ignore';
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'scripts/start.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'scripts/start.js')], { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'] });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error('platform exited during start');

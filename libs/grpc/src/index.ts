@@ -11,3 +11,4 @@ export * from './run-standalone';
 export * from './shutdown';
 export * from './placeholder.module';
 export * from './listen-http';
+export * from './express-adapter';

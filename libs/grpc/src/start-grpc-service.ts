@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { PlatformConfig, ServiceName } from '@platform/config';
 import { GrpcExceptionFilter } from './grpc-exception.filter';
 import { grpcServerOptions } from './grpc-options';
+import { PrototypedExpressAdapter } from './express-adapter';
 import { drainHttpOnClose } from './http-drain';
 import { applyHttpServerTimeouts, HttpServerTimeouts } from './http-server-timeouts';
 import { listenHttp } from './listen-http';
@@ -38,7 +39,7 @@ export async function startGrpcService(
     await app.listen();
     return app;
   }
-  const app = await NestFactory.create(module, { logger: logLevels(config), bodyParser: http.bodyParser ?? true });
+  const app = await NestFactory.create(module, new PrototypedExpressAdapter(), { logger: logLevels(config), bodyParser: http.bodyParser ?? true });
   // connectMicroservice initializes the gRPC side at once, so its filter must come from the app
   app.useGlobalFilters(new GrpcExceptionFilter());
   app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: true });
