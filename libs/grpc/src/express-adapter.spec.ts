@@ -4,7 +4,7 @@ import express, { type Application, type Request } from 'express';
 import * as http from 'node:http';
 import { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { bornWithAppPrototypes, PrototypedExpressAdapter } from './express-adapter';
+import { bornWithAppPrototypes, constructorWithPrototype, PrototypedExpressAdapter } from './express-adapter';
 
 describe('bornWithAppPrototypes', () => {
   it('creates requests and responses that are full http objects with the app’s prototypes', () => {
@@ -20,6 +20,28 @@ describe('bornWithAppPrototypes', () => {
     // built by Node's constructors, not merely re-prototyped
     expect(req.headers).toEqual({});
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('constructorWithPrototype', () => {
+  it('runs an ES5 constructor on an object that already has the given prototype', () => {
+    function Point(this: { x: number }, x: number) {
+      this.x = x;
+    }
+    const prototype = {
+      describe(this: { x: number }) {
+        return `x=${this.x}`;
+      },
+    };
+    const Born = constructorWithPrototype(Point as unknown as new (x: number) => { x: number }, prototype);
+    const point = new Born(3) as { x: number; describe(): string };
+    expect(Object.getPrototypeOf(point)).toBe(prototype);
+    expect(point.describe()).toBe('x=3');
+  });
+
+  it('refuses a class, which cannot be called on an existing object', () => {
+    class Thing {}
+    expect(() => constructorWithPrototype(Thing, {})).toThrow('Thing is a class');
   });
 });
 

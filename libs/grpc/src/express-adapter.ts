@@ -34,7 +34,7 @@ export function bornWithAppPrototypes(app: Application): http.ServerOptions {
  * function (Node's IncomingMessage and ServerResponse are ES5 constructors): built with
  * Reflect.construct and a new.target instead, V8 kept about 1.2 MB per scavenge at 500/s (measured).
  */
-function constructorWithPrototype<T extends abstract new (...args: never[]) => object>(base: T, prototype: object): T {
+export function constructorWithPrototype<T extends abstract new (...args: never[]) => object>(base: T, prototype: object): T {
   if (/^class\b/.test(Function.prototype.toString.call(base))) throw new Error(`${base.name} is a class; it cannot be called on a new object`);
   const callBase = base as unknown as (this: object, ...args: unknown[]) => void;
   function Born(this: object, ...args: unknown[]): void {
