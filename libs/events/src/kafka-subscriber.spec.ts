@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EachMessagePayload, Kafka } from 'kafkajs';
-import { sampleEvent } from './event-bus.contract';
+import { eventually, sampleEvent } from './event-bus.contract';
 import { DeliveryInfo } from './event-bus.port';
 import { KafkaSubscriber, RawMessage } from './kafka-subscriber';
 
@@ -48,11 +48,6 @@ function message(topic: string, value: string | null): EachMessagePayload {
     pause: () => () => undefined,
   };
 }
-
-const waitFor = async (condition: () => boolean, what: string) => {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (!condition()) throw new Error(`timed out waiting for ${what}`);
-};
 
 let loggedErrors: jest.SpiedFunction<Logger['error']>;
 beforeAll(() => {
@@ -166,7 +161,7 @@ describe('KafkaSubscriber after a crash', () => {
     const { consumers, groups, handled, sub } = cluster();
     await sub.start();
     consumers[0].crash(false);
-    await waitFor(() => consumers[1]?.eachMessage !== undefined, 'a second consumer to run');
+    await eventually(() => expect(consumers[1]?.eachMessage).toBeDefined(), 2000);
     expect(groups).toEqual(['webhooks', 'webhooks']);
     expect(consumers[1].subscribedTo).toEqual(['video.asset.ready.v1']);
     const event = sampleEvent('k');
@@ -190,7 +185,7 @@ describe('KafkaSubscriber after a crash', () => {
     const { consumers, sub } = cluster([1, 2]);
     await sub.start();
     consumers[0].crash(false);
-    await waitFor(() => consumers[3]?.eachMessage !== undefined, 'the fourth consumer to run');
+    await eventually(() => expect(consumers[3]?.eachMessage).toBeDefined(), 2000);
     expect(consumers.map((c) => c.eachMessage !== undefined)).toEqual([true, false, false, true]);
     expect(consumers[1].disconnected && consumers[2].disconnected).toBe(true);
     expect(loggedErrors).toHaveBeenCalledWith(expect.stringContaining('starting a new consumer failed, trying again: broker not reachable'));
