@@ -28,12 +28,14 @@ const MADE_ELSEWHERE: readonly string[] = ['video.asset.warning'];
 
 const countBy = (ids: string[]): Record<string, number> => ids.reduce<Record<string, number>>((n, id) => ((n[id] = (n[id] ?? 0) + 1), n), {});
 
-/** Webhooks of the objects the walk made (track events: of its assets). */
+/** Webhooks of the objects the walk made (track and static rendition events: of its assets). */
 function webhooksOf(states: ObjectStates): WebhookEvent[] {
   const ids = new Set(states.ids());
+  const ofAsset = (e: WebhookEvent) =>
+    (e.type.startsWith('video.asset.track.') || e.type.startsWith('video.asset.static_rendition.')) && ids.has(e.data.asset_id as string);
   return receivedWebhooks()
     .map(webhookEvent)
-    .filter((e) => ids.has(e.object.id) || (e.type.startsWith('video.asset.track.') && ids.has(e.data.asset_id as string)));
+    .filter((e) => ids.has(e.object.id) || ofAsset(e));
 }
 
 /**
@@ -53,6 +55,7 @@ describe('events', () => {
   it('sends every registered event type, each webhook’s data the body GET answered for its object at that moment', async () => {
     const { vocabularyId } = await walk.systemObjects();
     await walk.assets();
+    await walk.downloads();
     await walk.uploads();
     await walk.liveStream(vocabularyId);
 

@@ -152,7 +152,8 @@ describe('direct uploads', () => {
       ],
       [{ new_asset_settings: { max_resolution_tier: '720p' } }, 400, 'new_asset_settings.max_resolution_tier'],
       [{ new_asset_settings: { playback_policy: ['everyone'] } }, 400, 'new_asset_settings.playback_policy'],
-      [{ new_asset_settings: { mp4_support: 'standard' } }, 501, 'new_asset_settings.mp4_support: "standard" is not implemented yet'],
+      [{ new_asset_settings: { playback_policies: ['drm'] } }, 501, 'new_asset_settings.playback_policies: DRM playback is not implemented yet'],
+      [{ new_asset_settings: { mp4_support: 'standard', static_renditions: [{ resolution: 'highest' }] } }, 400, 'new_asset_settings.static_renditions'],
       [{ cors_origin: 'https://app.example.com/path' }, 400, 'cors_origin: must be "*" or an origin'],
       [{ unknown_field: 1 }, 400, 'unknown_field'],
     ];

@@ -80,7 +80,9 @@ async function benchApi({ json, baseUrl, streamUrl, auth, pid }, file) {
   console.log(`\nAPI under open-loop load (fixed offered rate, ${seconds} s each after a 3 s warm-up; latency from the scheduled send)`);
   for (const scenario of scenarios.filter((s) => wanted.includes(s.key))) {
     for (const rate of rates) {
-      const result = await openLoop({ baseUrl, ...scenario, rate, seconds, warmupSeconds: 3, pid });
+      const traceDir = process.env.BENCH_TRACE; // scripts/bench-trace: each request's send time and latency
+      const result = await openLoop({ baseUrl, ...scenario, rate, seconds, warmupSeconds: 3, pid, keepRequests: Boolean(traceDir) });
+      if (traceDir) fs.writeFileSync(path.join(traceDir, `requests-${scenario.key}-${rate}.json`), JSON.stringify(result.requests));
       // the machine's 1-minute load average: figures taken beside other work are not comparable
       console.log(`${formatRun(scenario.name, result)}  load ${os.loadavg()[0].toFixed(2)}`);
       if (Object.keys(result.errors).length) process.exitCode = 1;

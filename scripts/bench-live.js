@@ -12,6 +12,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { barcodeFilter, readBarcodes } = require('../libs/testing/src/frame-barcode');
 
 const ROOT = path.resolve(__dirname, '..');
 const CACHE = path.join(ROOT, '.cache', 'bench-media');
@@ -61,45 +62,18 @@ function prepareLiveSource() {
   return file;
 }
 
-const BARCODE_BITS = 24;
-const BARCODE_BLOCK = 32;
-const BARCODE_WRAP = 2 ** BARCODE_BITS;
+const BARCODE = { bits: 24, block: 32 };
+const BARCODE_WRAP = 2 ** BARCODE.bits;
 
 /**
  * The frame's capture time burnt in: frames are stamped with the wall clock (setpts=RTCTIME, µs) as
- * they leave the test-pattern source, then bit i of the milliseconds mod 2^24 is a 32×32 block
- * (white = 1) along the top left, and timestamps restart at 0 for the encoder.
+ * they leave the test-pattern source, then the milliseconds mod 2^24 are a barcode along the top left
+ * (libs/testing's frame-barcode), and timestamps restart at 0 for the encoder.
  */
 const BURN_TIMESTAMP =
-  '[0:v]settb=expr=1/1000000,setpts=RTCTIME,split[a][b];' +
-  `[b]crop=${BARCODE_BITS * BARCODE_BLOCK}:${BARCODE_BLOCK}:0:0,geq=lum='if(eq(mod(floor(floor(T*1000)/pow(2,floor(X/${BARCODE_BLOCK}))),2),1),235,16)':cb=128:cr=128[bar];` +
-  '[a][bar]overlay=0:0,setpts=PTS-STARTPTS[v]';
-
-/** The capture times (ms, mod 2^24) burnt into a segment's frames, read back by decoding it. */
-function burntTimes(ffmpeg, url) {
-  const raw = execFileSync(
-    ffmpeg,
-    [
-      '-v',
-      'error',
-      '-i',
-      url,
-      '-vf',
-      `crop=${BARCODE_BITS * BARCODE_BLOCK}:${BARCODE_BLOCK}:0:0,scale=${BARCODE_BITS}:1:flags=area,format=gray`,
-      '-f',
-      'rawvideo',
-      '-',
-    ],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
-  const times = [];
-  for (let f = 0; f + BARCODE_BITS <= raw.length; f += BARCODE_BITS) {
-    let ms = 0;
-    for (let i = 0; i < BARCODE_BITS; i++) if (raw[f + i] > 128) ms += 2 ** i;
-    times.push(ms);
-  }
-  return times;
-}
+  '[0:v]settb=expr=1/1000000,setpts=RTCTIME[stamped];' +
+  barcodeFilter({ input: '[stamped]', output: '[burnt]', value: 'floor(T*1000)', ...BARCODE }) +
+  ';[burnt]setpts=PTS-STARTPTS[v]';
 
 /** How long before `at` (ms since the epoch) a burnt time mod 2^24 was. */
 const burntAge = (at, burnt) => ((((at % BARCODE_WRAP) - burnt) % BARCODE_WRAP) + BARCODE_WRAP) % BARCODE_WRAP;
@@ -202,10 +176,11 @@ async function benchLive({ json, streamUrl, rtmpPort }, source) {
     await encoder.stop();
     await watcher.stop();
     // the first segment also waits for the session to start; the last may be cut by the stop
-    const late = watcher.listed.slice(1, -1).map(({ url, at }) => {
-      const times = burntTimes(ffmpeg, url);
-      return burntAge(at, times[times.length - 1]);
-    });
+    const late = [];
+    for (const { url, at } of watcher.listed.slice(1, -1)) {
+      const times = await readBarcodes(ffmpeg, url, BARCODE);
+      late.push(burntAge(at, times[times.length - 1]));
+    }
     console.log(
       `glass-to-playlist, ${mode.padEnd(8)} (${SEGMENT[mode]} s segments)  median ${(median(late) / 1000).toFixed(2)} s  (max ${(Math.max(...late) / 1000).toFixed(2)} s over ${late.length} segments; burnt-in capture time of each segment's last frame → first listed)`,
     );

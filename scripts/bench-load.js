@@ -23,6 +23,7 @@ function cpuSeconds(pid) {
  * @param {number[]} [o.expectedStatus]
  * @param {number} [o.timeoutMs]
  * @param {number} [o.pid]          the server's process: its CPU time per request is reported
+ * @param {boolean} [o.keepRequests] the result lists each measured request as [scheduled send (wall-clock ms), latency ms or null if failed]
  */
 async function openLoop(o) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, scheduling: 'lifo' });
@@ -47,6 +48,7 @@ function run(o, agent, firstIndex) {
   const { baseUrl, request, rate, seconds, expectedStatus = [200, 201], timeoutMs = 10_000 } = o;
   const total = Math.round(rate * seconds);
   const latencies = [];
+  const requests = o.keepRequests ? [] : undefined;
   const errors = {};
   const fail = (kind) => (errors[kind] = (errors[kind] ?? 0) + 1);
   const { hostname, port } = new URL(baseUrl);
@@ -60,6 +62,7 @@ function run(o, agent, firstIndex) {
       const now = performance.now();
       if (kind) fail(kind);
       else latencies.push(now - scheduledAt);
+      requests?.push([performance.timeOrigin + scheduledAt, kind ? null : now - scheduledAt]);
       lastSettled = now;
       if (++settled === total) finish();
     };
@@ -104,6 +107,7 @@ function run(o, agent, firstIndex) {
         p99: pct(99),
         max: latencies.length ? latencies[latencies.length - 1] : NaN,
         errors,
+        requests,
       });
     };
     setTimeout(tick, 5);

@@ -206,4 +206,4 @@ async function benchMedia(platform, { ffmpeg, files }) {
   }
 }
 
-module.exports = { benchMedia, prepareMediaSources };
+module.exports = { benchMedia, prepareMediaSources, ffmpegPath, sourceFile };

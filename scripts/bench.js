@@ -3,9 +3,11 @@
 //   - time from process start to /healthz 200, and resident memory after start and under load
 //   - latency percentiles and throughput of the first resources through the whole stack
 //   - media: create → ready time and ladder encoding speed (scripts/bench-media.js)
+//   - static MP4 renditions after ready, against plain ffmpeg making the same files (scripts/bench-mp4.js)
+//   - clips: a 10 s clip of a 10 min 1080p asset, create → ready (scripts/bench-clips.js)
 //   - uploads, live latency and concurrency, generated live subtitles (bench-uploads, bench-live, bench-captions)
 //   - the API under open-loop load at fixed offered rates (bench-api, bench-load)
-// `npm run bench -- api` runs only the start figures and the open-loop API part.
+// `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part.
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, execSync } = require('node:child_process');
@@ -15,6 +17,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { benchMedia, prepareMediaSources } = require('./bench-media');
+const { benchStaticRenditions, prepareStaticRenditionsSource } = require('./bench-mp4');
+const { benchClips } = require('./bench-clips');
 const { benchUploads, prepareUploadSource } = require('./bench-uploads');
 const { benchLive, prepareLiveSource } = require('./bench-live');
 const { benchCaptions, prepareCaptionsSource } = require('./bench-captions');
@@ -71,9 +75,11 @@ async function load(baseUrl, name, total, concurrency, request, expectedStatus =
 async function main() {
   execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
   const apiOnly = process.argv.includes('api');
-  const skip = (part) => apiOnly || process.argv.includes(`--no-${part}`);
-  const apiSource = process.argv.includes('--no-api') ? undefined : prepareApiSource();
-  const media = skip('media') ? undefined : prepareMediaSources();
+  const mp4Only = process.argv.includes('mp4');
+  const skip = (part) => apiOnly || mp4Only || process.argv.includes(`--no-${part}`);
+  const apiSource = process.argv.includes('--no-api') || mp4Only ? undefined : prepareApiSource();
+  const media = skip('media') && skip('clips') ? undefined : prepareMediaSources();
+  const mp4Source = mp4Only ? prepareStaticRenditionsSource() : media;
   const uploads = !skip('uploads');
   if (uploads) prepareUploadSource();
   const liveSource = skip('live') ? undefined : prepareLiveSource();
@@ -102,9 +108,18 @@ async function main() {
   // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the platform under the bench;
   // BENCH_PLATFORM_STDOUT=file keeps what the platform prints there (BENCH_NODE_ARGS=--trace-gc-nvp: every GC)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_TRACE=dir: stalls and GCs of every thread, CPU and run-queue waits (scripts/bench-trace)
+  const traceDir = process.env.BENCH_TRACE;
+  if (traceDir) {
+    fs.mkdirSync(traceDir, { recursive: true });
+    require('./bench-trace/probe').startProbe(traceDir, 'generator');
+    nodeArgs.unshift('-r', path.join(__dirname, 'bench-trace', 'probe.js'));
+  }
   const stdout = process.env.BENCH_PLATFORM_STDOUT ? fs.openSync(process.env.BENCH_PLATFORM_STDOUT, 'w') : 'ignore';
   const t0 = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'scripts/start.js')], { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'] });
+  const sampler =
+    traceDir && spawn(process.execPath, [path.join(__dirname, 'bench-trace', 'sampler.js'), traceDir, child.pid, process.pid], { stdio: 'inherit' });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error('platform exited during start');
@@ -125,6 +140,10 @@ async function main() {
     const json = (method, url, body) =>
       fetch(`${baseUrl}${url}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
     if (apiSource) await benchApi({ json, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, auth, pid: child.pid }, apiSource);
+    if (mp4Only) {
+      await benchStaticRenditions({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` }, mp4Source);
+      return;
+    }
     if (apiOnly) {
       const after = memoryMiB(child.pid);
       console.log(`\nresident memory after the API load  ${after.rss} MiB (peak ${after.peak} MiB)`);
@@ -143,15 +162,18 @@ async function main() {
     await load(baseUrl, 'GET 400 (validation error)', 500, 8, () => json('GET', '/system/v1/signing-keys?limit=0'), [400]);
     const loaded = memoryMiB(child.pid);
     console.log(`\nresident memory after load          ${loaded.rss} MiB (peak ${loaded.peak} MiB)`);
-    if (media) {
+    if (media && !skip('media')) {
       await benchMedia({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` }, media);
       const after = memoryMiB(child.pid);
       console.log(`resident memory after media         ${after.rss} MiB (peak ${after.peak} MiB)`);
     }
+    if (mp4Source && !skip('mp4')) await benchStaticRenditions({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` }, mp4Source);
+    if (media && !skip('clips')) await benchClips({ json, dataDir, pid: child.pid }, media);
     if (uploads) await benchUploads({ json, pid: child.pid, dataDir });
     if (liveSource) await benchLive({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, rtmpPort: env.RTMP_PORT }, liveSource);
     if (speech) await benchCaptions({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, rtmpPort: env.RTMP_PORT }, speech);
   } finally {
+    if (sampler) sampler.kill('SIGTERM');
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -11,11 +11,12 @@ const { loadConfig, ConfigError, SERVICES } = require('@platform/config');
 const { startEmbeddedPostgres, runningEmbeddedPostgresUrl } = require('@platform/database');
 const { getEventBus, closeEventBus } = require('@platform/events');
 const { startGatewayThread } = require('./gateway-thread');
-const { handleShutdownSignals } = require('@platform/grpc');
+const { handleShutdownSignals, useLeanAsyncResourceBind } = require('@platform/grpc');
 
 const serviceMain = (name) => require(path.join(__dirname, '..', 'services', name, 'dist', 'main.js'));
 
 async function main() {
+  useLeanAsyncResourceBind(); // this thread's gRPC clients keep no call past a scavenge (libs/grpc/src/async-resource-bind.ts)
   let config;
   try {
     config = loadConfig();

@@ -27,13 +27,32 @@ export interface ShapeReport {
   mismatches: Array<{ event: WebhookEvent; closest?: unknown }>;
 }
 
-/** The API body a webhook's data should equal, at each state seen of its object (track events: the track in its asset, plus asset_id). */
+/** Events about an object an asset's body holds (a track, a static rendition), with where the body holds it. */
+const CHILD_EVENTS: ReadonlyArray<{ prefix: string; children: (asset: Record<string, unknown>) => Array<{ id?: string }> }> = [
+  { prefix: 'video.asset.track.', children: (a) => (a.tracks ?? []) as Array<{ id: string }> },
+  {
+    prefix: 'video.asset.static_rendition.',
+    children: (a) => (a.static_renditions as { files?: Array<{ id?: string }> } | undefined)?.files ?? [],
+  },
+];
+const childKind = (e: WebhookEvent) => CHILD_EVENTS.find((c) => e.type.startsWith(c.prefix));
+
+/** `deleted` events of a part of an asset, not of the asset: their data is the asset after the change, as any other event's. */
+const PART_DELETIONS: ReadonlySet<string> = new Set(['video.asset.static_renditions.deleted', 'video.asset.master.deleted']);
+
+/**
+ * The API body a webhook's data should equal, at each state seen of its object (track and static
+ * rendition events: the object in its asset, plus asset_id).
+ */
 function candidates(event: WebhookEvent, states: ObjectStates): Array<{ state: ObservedState; value: unknown }> {
-  if (event.type.startsWith('video.asset.track.')) {
+  const child = childKind(event);
+  if (child) {
     const assetId = event.data.asset_id as string;
+    // a deleted track leaves its asset: its event carries it as it last was, with status `deleted`
+    const deleted = event.type === 'video.asset.track.deleted' ? { status: 'deleted' } : {};
     return states.states(assetId).flatMap((state) => {
-      const track = ((state.body.tracks ?? []) as Array<{ id: string }>).find((t) => t.id === event.object.id);
-      return track ? [{ state, value: { ...track, asset_id: assetId } }] : [];
+      const held = child.children(state.body).find((t) => t.id === event.object.id);
+      return held ? [{ state, value: { ...held, ...deleted, asset_id: assetId } }] : [];
     });
   }
   if (event.type.startsWith('video.live_stream.simulcast_target.')) {
@@ -46,20 +65,19 @@ function candidates(event: WebhookEvent, states: ObjectStates): Array<{ state: O
 }
 
 /**
- * The object whose GET shows this event's state (track events: their asset, whose body holds the
- * track), which is also the object whose next event ends that state.
+ * The object whose GET shows this event's state (track and static rendition events: their asset, whose
+ * body holds them), which is also the object whose next event ends that state.
  */
-const watchedId = (event: WebhookEvent) => (event.type.startsWith('video.asset.track.') ? (event.data.asset_id as string) : event.object.id);
+const watchedId = (event: WebhookEvent) => (childKind(event) ? (event.data.asset_id as string) : event.object.id);
 
-const isTrackEvent = (e: WebhookEvent) => e.type.startsWith('video.asset.track.');
-
-/** Whether `later` shows another state of `event`'s subject: other data of the same object, or of a track its asset's data holds otherwise. */
+/** Whether `later` shows another state of `event`'s subject: other data of the same object, or of a track or rendition its asset's data holds otherwise. */
 function changes(event: WebhookEvent, later: WebhookEvent): boolean {
   if (later.object.id === event.object.id) return !isDeepStrictEqual(later.data, event.data);
-  if (isTrackEvent(event) || !isTrackEvent(later) || later.data.asset_id !== event.object.id) return false;
-  const { asset_id: _assetId, ...track } = later.data;
-  const held = ((event.data.tracks ?? []) as Array<{ id: string }>).find((t) => t.id === later.object.id);
-  return !isDeepStrictEqual(held, track);
+  const child = childKind(later);
+  if (childKind(event) || !child || later.data.asset_id !== event.object.id) return false;
+  const { asset_id: _assetId, ...laterChild } = later.data;
+  const held = child.children(event.data).find((t) => t.id === later.object.id);
+  return !isDeepStrictEqual(held, laterChild);
 }
 
 /**
@@ -82,7 +100,7 @@ export function compareWithStates(events: WebhookEvent[], states: ObjectStates):
     const all = candidates(event, states);
     // a deleted object's data is its last state before the delete (a GET racing the delete may
     // have seen it half gone, after the event's time)
-    const deleted = event.type.endsWith('.deleted');
+    const deleted = event.type.endsWith('.deleted') && !PART_DELETIONS.has(event.type);
     const seen = deleted
       ? all.filter(({ state }) => state.firstSeen <= at).slice(-1)
       : all.filter(({ state }) => state.lastSeen >= at - SLACK_MS && state.firstSeen <= next + SLACK_MS);

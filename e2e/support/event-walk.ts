@@ -46,6 +46,7 @@ export class EventWalk {
   async prepare(): Promise<void> {
     await makeClip(this.dir, 'non-standard', { seconds: 2, width: 320, height: 240, fps: 25, videoCodec: 'mpeg4', audioCodec: 'libmp3lame', extension: 'mkv' });
     await makeClip(this.dir, 'standard', { seconds: 2, width: 320, height: 240, fps: 25 });
+    fs.writeFileSync(path.join(this.dir, 'events.srt'), '1\n00:00:00,200 --> 00:00:01,500\nevents\n');
     this.files = await serveGatedFiles(this.dir);
   }
 
@@ -89,8 +90,9 @@ export class EventWalk {
 
   /**
    * An asset whose media host answers when the test lets it: created (seen), a non-standard input
-   * (tracks, reasons: seen while the ladder encodes), ready, updated three ways, deleted. Another
-   * whose input is missing: created (seen), errored.
+   * (tracks, reasons: seen while the ladder encodes), ready, updated three ways, a text track added
+   * (preparing while its file is held, then ready) and deleted, deleted. Another whose input is
+   * missing: created (seen), errored.
    */
   async assets(): Promise<void> {
     const { mux, states, files } = this;
@@ -103,6 +105,15 @@ export class EventWalk {
     await states.after(asset.id, () => mux.video.assets.update(asset.id, { passthrough: 'events, updated' }));
     const signed = await states.after(asset.id, () => mux.video.assets.createPlaybackId(asset.id, { policy: 'signed' }));
     await states.after(asset.id, () => mux.video.assets.deletePlaybackId(asset.id, signed.id));
+    gate = files!.hold('events.srt');
+    const track = await mux.video.assets.createTrack(asset.id, { url: this.url('events.srt'), type: 'text', language_code: 'en' });
+    const trackIn = (status: string) => (b: Body) =>
+      ((b?.tracks ?? []) as Array<{ id: string; status?: string }>).some((t) => t.id === track.id && t.status === status);
+    await states.until(asset.id, trackIn('preparing'));
+    gate.release();
+    await states.until(asset.id, trackIn('ready'), 60_000);
+    await mux.video.assets.deleteTrack(asset.id, track.id!);
+    await states.until(asset.id, (b) => !((b?.tracks ?? []) as Array<{ id: string }>).some((t) => t.id === track.id));
     await mux.video.assets.delete(asset.id);
     await states.until(asset.id, gone);
 
@@ -112,6 +123,52 @@ export class EventWalk {
     await states.until(missing.id, Boolean);
     gate.release();
     await states.until(missing.id, (b) => b?.status === 'errored', 60_000);
+  }
+
+  /**
+   * Downloads: an asset asking at creation for Static Renditions API renditions (one of them above its
+   * source: skipped) and a temporary master, each preparing while its input is held; one rendition
+   * deleted, the master removed, then mp4_support's files made and deleted. Two more whose input is
+   * missing: what they asked for errored.
+   */
+  async downloads(): Promise<void> {
+    const { mux, states, files } = this;
+    type Body = { static_renditions?: { status: string; files: Array<{ id?: string; resolution?: string; status?: string }> }; master?: { status: string } };
+    let gate = files!.hold('standard.mp4');
+    const asset = await mux.video.assets.create({
+      inputs: [{ url: this.url('standard.mp4') }],
+      playback_policies: ['public'],
+      static_renditions: [{ resolution: 'highest' }, { resolution: '1080p', passthrough: 'too big' }],
+      master_access: 'temporary',
+    });
+    states.watch('asset', asset.id);
+    await states.until(asset.id, Boolean);
+    gate.release();
+    const settled = (await states.until(
+      asset.id,
+      (b) => (b as Body | undefined)?.master?.status === 'ready' && (b as Body).static_renditions!.files.every((f) => f.status !== 'preparing'),
+      120_000,
+    )) as Body;
+    const idOf = (resolution: string) => settled.static_renditions!.files.find((f) => f.resolution === resolution)!.id!;
+    await states.after(asset.id, () => mux.video.assets.deleteStaticRendition(asset.id, idOf('highest')));
+    await states.after(asset.id, () => mux.video.assets.updateMasterAccess(asset.id, { master_access: 'none' }));
+    await states.after(asset.id, () => mux.video.assets.deleteStaticRendition(asset.id, idOf('1080p')));
+    await states.after(asset.id, () => mux.video.assets.updateMP4Support(asset.id, { mp4_support: 'audio-only' }));
+    await states.until(asset.id, (b) => (b as Body | undefined)?.static_renditions?.status === 'ready', 60_000);
+    await states.after(asset.id, () => mux.video.assets.updateMP4Support(asset.id, { mp4_support: 'none' }));
+
+    const asked: Array<[string, Omit<Mux.Video.AssetCreateParams, 'inputs'>]> = [
+      ['absent-mp4.mp4', { mp4_support: 'standard', master_access: 'temporary' }],
+      ['absent-rendition.mp4', { static_renditions: [{ resolution: 'audio-only' }] }],
+    ];
+    for (const [name, settings] of asked) {
+      gate = files!.hold(name);
+      const missing = await mux.video.assets.create({ inputs: [{ url: this.url(name) }], ...settings });
+      states.watch('asset', missing.id);
+      await states.until(missing.id, Boolean);
+      gate.release();
+      await states.until(missing.id, (b) => b?.status === 'errored', 60_000);
+    }
   }
 
   /** Direct uploads: one cancelled; one of a media file (asset_created, its asset ready); one of something else (errored). */

@@ -23,6 +23,8 @@ export default async function globalSetup(): Promise<void> {
     TRANSCODER_LEASE_SECONDS: '5',
     TRANSCODER_POLL_MS: '200',
     INPUT_DOWNLOAD_IDLE_SECONDS: '10',
+    // temporary master MP4s expire within a test (e2e/static-renditions.e2e-spec.ts)
+    MASTER_ACCESS_SECONDS: '15',
   });
   const g = globalThis as Record<string, unknown>;
   g.__PLATFORM__ = platform;

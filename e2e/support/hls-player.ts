@@ -11,13 +11,22 @@ export interface PlayerState {
   supported: boolean;
   levels: Array<{ width: number; height: number; bitrate: number; codecs: [string, string] }>;
   subtitleTracks: Array<{ name: string; lang: string }>;
+  audioTracks: Array<{ name: string; lang?: string; default: boolean; alternate: boolean }>;
+  /** Ids of the audio tracks hls.js switched to, in order. */
+  audioSwitches: number[];
   fragments: number;
+  /** Paths of the fragments loaded, by hls.js's fragment type. */
+  fragmentUrls: { main: string[]; audio: string[]; subtitle: string[] };
   errors: string[];
   fatal: string | null;
   currentTime: number;
   videoWidth: number;
   videoHeight: number;
   mediaError: string | null;
+  /** With the `barcode` option: the number burnt into each frame presented, in order (a busy machine skips some). */
+  presented: number[];
+  /** Frames the video element decoded so far (`getVideoPlaybackQuality().totalVideoFrames`), shown or dropped. */
+  decodedFrames: number | null;
 }
 
 /** Debian's Chromium (installed by scripts/infra/chromium.sh), headless, driven over CDP. */
@@ -46,8 +55,16 @@ export interface PlayerOptions {
   level?: number;
   /** Show the first subtitle track. */
   subtitles?: boolean;
+  /** Show the subtitle track of this name. */
+  subtitleName?: string;
+  /** Choose this audio track once playing… */
+  audio?: number;
+  /** …and the default one again once playback reaches this time (seconds). */
+  audioBack?: number;
   /** Playback rate. */
   rate?: number;
+  /** Read the barcode (libs/testing frame-barcode) of each frame presented. */
+  barcode?: { bits: number; block: number };
 }
 
 export async function servePlayerPage(): Promise<{ url(src: string, options?: PlayerOptions | number): string; close(): Promise<void> }> {
@@ -65,12 +82,16 @@ export async function servePlayerPage(): Promise<{ url(src: string, options?: Pl
   const { port } = server.address() as AddressInfo;
   return {
     url: (src, options = {}) => {
-      const { level, subtitles, rate } = typeof options === 'number' ? { level: options } : options;
+      const { level, subtitles, subtitleName, audio, audioBack, rate, barcode } = typeof options === 'number' ? { level: options } : options;
       const query = new URLSearchParams({
         src,
         ...(level === undefined ? {} : { level: String(level) }),
         ...(subtitles ? { subtitles: '1' } : {}),
+        ...(subtitleName ? { subtitleName } : {}),
+        ...(audio === undefined ? {} : { audio: String(audio) }),
+        ...(audioBack === undefined ? {} : { audioBack: String(audioBack) }),
         ...(rate ? { rate: String(rate) } : {}),
+        ...(barcode ? { barcode: `${barcode.bits},${barcode.block}` } : {}),
       });
       return `http://127.0.0.1:${port}/?${query.toString()}`;
     },

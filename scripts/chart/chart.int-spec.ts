@@ -182,6 +182,8 @@ describe('charts/video-platform', () => {
       'config.webhook.secret=whsecret',
       '--set',
       'config.uploads.baseUrl=https://upload.video.example',
+      '--set',
+      'config.playback.streamBaseUrl=https://stream.video.example',
     );
     const names = [
       ...ofKind(full, 'Deployment').flatMap((d) => container(d).env.map((e) => e.name)),
@@ -207,6 +209,8 @@ describe('charts/video-platform', () => {
       'config.webhook.secret=whsecret',
       '--set',
       'config.uploads.baseUrl=https://upload.video.example',
+      '--set',
+      'config.playback.streamBaseUrl=https://stream.video.example',
     );
     expect(byName(full, 'Secret', 't-secrets').stringData).toEqual({
       DATABASE_URL: 'postgres://x@db/p',
@@ -226,9 +230,12 @@ describe('charts/video-platform', () => {
       ACCESS_TOKEN_ID: 'tid',
       WEBHOOK_URL: 'https://hooks.example.com/x',
       UPLOAD_BASE_URL: 'https://upload.video.example',
+      STREAM_BASE_URL: 'https://stream.video.example',
       PLAYBACK_GRANT_SECONDS: '21600',
+      MASTER_ACCESS_SECONDS: '86400',
       TRANSCODER_CONCURRENCY: '1',
       TRANSCODER_INGEST_CONCURRENCY: '4',
+      TRANSCODER_TASK_CONCURRENCY: '2',
       TRANSCODER_LEASE_SECONDS: '30',
       TRANSCODER_MAX_ATTEMPTS: '3',
       INPUT_MAX_BYTES: '53687091200',

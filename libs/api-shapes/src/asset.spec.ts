@@ -51,6 +51,13 @@ describe('asset shape', () => {
     expect(toAsset(message({ non_standard_input_reasons: { video_codec: 'hevc' } }))).toMatchObject({ progress: { state: 'transcoding', progress: 0 } });
   });
 
+  it('names a clip’s source asset only on clips', () => {
+    const clip = toAsset(message({ ingest_type: 'on_demand_clip', source_asset_id: 'src1' }));
+    expect(clip).toMatchObject({ ingest_type: 'on_demand_clip', source_asset_id: 'src1' });
+    expect(assetSchema.parse(clip)).toEqual(clip);
+    expect('source_asset_id' in toAsset(message())).toBe(false);
+  });
+
   it('gives track events the track as the asset shows it plus asset_id, and warnings the asset plus warning', () => {
     const track: assets.Track = { id: 't1', type: 'text', status: 'ready', text_type: 'subtitles', text_source: 'generated_live_final', name: undefined };
     const data = toTrackEvent('a1', track);

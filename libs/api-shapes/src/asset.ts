@@ -1,6 +1,7 @@
 import { assets } from '@platform/proto';
 import { z } from 'zod';
 import { playbackIdSchema, toPlaybackId } from './playback-id';
+import { masterSchema, staticRenditionsSchema, toMaster, toStaticRenditions } from './static-rendition';
 import { unixSecondsSchema, unixSecondsString, withoutAbsent } from './wire';
 
 /** Mux's values, including those of features not built yet (the gateway answers those 501). */
@@ -31,6 +32,10 @@ export const trackSchema = z.object({
   text_source: z.enum(['uploaded', 'embedded', 'generated_live', 'generated_live_final', 'generated_vod']).optional(),
   closed_captions: z.boolean().optional(),
   passthrough: z.string().optional(),
+  error: z
+    .object({ type: z.string(), messages: z.array(z.string()) })
+    .optional()
+    .meta({ description: 'Errored tracks: why the track could not be made (Mux’s WebhookAssetTrack.error)' }),
 });
 
 /** Spec 2.1 as built so far; absent fields are left out. */
@@ -55,6 +60,7 @@ export const assetSchema = z.object({
   errors: z.object({ type: z.string(), messages: z.array(z.string()) }).optional(),
   upload_id: z.string().optional(),
   live_stream_id: z.string().optional(),
+  source_asset_id: z.string().optional().meta({ description: 'Clips only: the asset the clip was cut from' }),
   is_live: z.boolean().optional().meta({ description: 'Assets of live streams only: true while the recording is under way' }),
   recording_times: z
     .array(z.object({ started_at: z.string().meta({ description: 'ISO 8601' }), duration: z.number(), type: z.enum(['content', 'slate']) }))
@@ -62,7 +68,9 @@ export const assetSchema = z.object({
     .meta({ description: 'Recorded live assets: each span of encoder content, and of slate inserted while the encoder was away' }),
   passthrough: z.string().optional(),
   master_access: z.enum(MASTER_ACCESS),
+  master: masterSchema.optional(),
   mp4_support: z.enum(MP4_SUPPORT),
+  static_renditions: staticRenditionsSchema.optional(),
   normalize_audio: z.literal(true).optional(),
   non_standard_input_reasons: z.record(z.string(), z.string()).optional(),
   test: z.literal(true).optional(),
@@ -118,12 +126,15 @@ export function toAsset(a: assets.Asset): AssetBody {
   if (a.status === 'errored' && a.errors) body.errors = { type: a.errors.type, messages: [...a.errors.messages] };
   if (a.upload_id !== undefined) body.upload_id = a.upload_id;
   if (a.live_stream_id !== undefined) body.live_stream_id = a.live_stream_id;
+  if (a.source_asset_id !== undefined) body.source_asset_id = a.source_asset_id;
   // spec 2.1: only for assets from live streams, true while the recording is under way
   if (a.ingest_type === 'live_rtmp' || a.ingest_type === 'live_srt') body.is_live = a.status === 'preparing';
   if (a.recording_times && a.recording_times.length > 0) {
     body.recording_times = a.recording_times.map((r) => ({ started_at: r.started_at, duration: r.duration, type: r.type as 'content' | 'slate' }));
   }
   if (a.passthrough !== undefined) body.passthrough = a.passthrough;
+  if (a.master) body.master = toMaster(a.master);
+  if (a.static_renditions) body.static_renditions = toStaticRenditions(a.static_renditions);
   if (a.normalize_audio) body.normalize_audio = true;
   if (nonStandard) body.non_standard_input_reasons = { ...reasons };
   if (a.test) body.test = true;
@@ -143,6 +154,7 @@ export function toTrack(t: assets.Track): TrackBody {
     status: t.status as TrackBody['status'],
     text_type: t.text_type as TrackBody['text_type'],
     text_source: t.text_source as TrackBody['text_source'],
+    error: t.error ? { type: t.error.type, messages: [...t.error.messages] } : undefined,
   });
 }
 

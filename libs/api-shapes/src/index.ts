@@ -1,6 +1,7 @@
 export * from './wire';
 export * from './playback-id';
 export * from './asset';
+export * from './static-rendition';
 export * from './new-asset-settings';
 export * from './upload';
 export * from './live-stream';

@@ -15,9 +15,10 @@ export type NewAssetSettingsBody = z.infer<typeof newAssetSettingsSchema>;
  */
 export function newAssetSettingsBody(s: assets.CreateAssetRequest): NewAssetSettingsBody {
   const body: NewAssetSettingsBody = {};
-  const inputs = (s.input ?? []).map((i) => Object.fromEntries(Object.entries(i).filter(([k, v]) => k !== 'object_key' && v !== undefined)));
+  const inputs = (s.input ?? []).map((i) => Object.fromEntries(Object.entries(i).filter(([k, v]) => k !== 'object_key' && isGiven(v))));
   if (inputs.length > 0) body.input = inputs;
   if ((s.playback_policy ?? []).length > 0) body.playback_policies = [...s.playback_policy];
+  if ((s.static_renditions ?? []).length > 0) body.static_renditions = s.static_renditions.map((r) => ({ ...r }));
   for (const key of [
     'passthrough',
     'max_resolution_tier',
@@ -31,4 +32,9 @@ export function newAssetSettingsBody(s: assets.CreateAssetRequest): NewAssetSett
     if (s[key] !== undefined) body[key] = s[key];
   }
   return body;
+}
+
+/** A field that was given: not absent, and not a repeated field's empty default. */
+function isGiven(value: unknown): boolean {
+  return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
 }

@@ -30,6 +30,7 @@ export const envSchema = z.object({
   SRT_PORT: port(6001),
   UPLOAD_PORT: port(8082),
   UPLOAD_BASE_URL: url(['http:', 'https:']),
+  STREAM_BASE_URL: url(['http:', 'https:']),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./.data'),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
@@ -75,10 +76,12 @@ export const envSchema = z.object({
   INPUT_DOWNLOAD_IDLE_SECONDS: positiveInt(60),
   TRANSCODER_CONCURRENCY: positiveInt(1),
   TRANSCODER_INGEST_CONCURRENCY: positiveInt(4),
+  TRANSCODER_TASK_CONCURRENCY: positiveInt(2),
   TRANSCODER_LEASE_SECONDS: positiveInt(30),
   TRANSCODER_MAX_ATTEMPTS: positiveInt(3),
   TRANSCODER_POLL_MS: positiveInt(1000),
   TEST_ASSET_TTL_SECONDS: positiveInt(24 * 60 * 60),
+  MASTER_ACCESS_SECONDS: positiveInt(24 * 60 * 60),
 
   UPLOAD_SWEEP_MS: positiveInt(5000),
 

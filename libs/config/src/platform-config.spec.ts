@@ -69,6 +69,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ UPLOAD_BASE_URL: 'ftp://x' })).toThrow(/UPLOAD_BASE_URL: must be a URL/);
   });
 
+  it('takes the public base of playback URLs and the master MP4 window (24 h by default, any positive seconds)', () => {
+    const defaults = loadConfig({ STREAM_PORT: '9001' });
+    expect(defaults.streamBaseUrl).toBe('http://localhost:9001');
+    expect(defaults.masterAccessSeconds).toBe(86_400);
+    const c = loadConfig({ STREAM_BASE_URL: 'https://stream.video.example/', MASTER_ACCESS_SECONDS: '5' });
+    expect(c.streamBaseUrl).toBe('https://stream.video.example');
+    expect(c.masterAccessSeconds).toBe(5);
+    expect(() => loadConfig({ STREAM_BASE_URL: 'rtmp://x' })).toThrow(/STREAM_BASE_URL: must be a URL/);
+    expect(() => loadConfig({ MASTER_ACCESS_SECONDS: '0' })).toThrow(/MASTER_ACCESS_SECONDS/);
+    expect(() => loadConfig({ MASTER_ACCESS_SECONDS: 'a day' })).toThrow(/MASTER_ACCESS_SECONDS/);
+  });
+
   it('names every bad variable at once', () => {
     try {
       loadConfig({ API_PORT: 'eighty', DATABASE_URL: 'mysql://x', ACCESS_TOKEN_ID: 'only-id', KAFKA_BROKERS: 'nohostport' });

@@ -5,6 +5,8 @@ import { SERVICES, ServiceName } from './services';
 export interface PlatformConfig {
   apiPort: number;
   streamPort: number;
+  /** Public base of playback URLs the platform writes itself (a master MP4's `url`); default `http://localhost:<streamPort>`. */
+  streamBaseUrl: string;
   rtmpPort: number;
   /** UDP port of the SRT ingest. */
   srtPort: number;
@@ -56,10 +58,13 @@ export interface PlatformConfig {
   outboundAllow: 'public' | 'loopback' | 'private';
   /**
    * `concurrency`: ladder encodes one transcoder process runs at once; `ingestConcurrency`: ingest phases
-   * (download, probe, quick source rendition) it runs at once besides them.
+   * (download, probe, quick source rendition) it runs at once besides them; `taskConcurrency`: asset tasks
+   * (tracks, MP4 renditions, master files) it runs at once besides both.
    */
-  transcoder: { concurrency: number; ingestConcurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number };
+  transcoder: { concurrency: number; ingestConcurrency: number; taskConcurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number };
   testAssetTtlSeconds: number;
+  /** How long a temporary master MP4's URL works (spec: 24 hours); then master_access returns to `none`. */
+  masterAccessSeconds: number;
   playback: {
     /** HMAC key of the grants on child playlist/segment URLs; undefined: a random key per process. */
     grantSecret?: string;
@@ -88,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
   return {
     apiPort: e.API_PORT,
     streamPort: e.STREAM_PORT,
+    streamBaseUrl: (e.STREAM_BASE_URL ?? `http://localhost:${e.STREAM_PORT}`).replace(/\/+$/, ''),
     rtmpPort: e.RTMP_PORT,
     srtPort: e.SRT_PORT,
     host: e.HOST,
@@ -133,11 +139,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     transcoder: {
       concurrency: e.TRANSCODER_CONCURRENCY,
       ingestConcurrency: e.TRANSCODER_INGEST_CONCURRENCY,
+      taskConcurrency: e.TRANSCODER_TASK_CONCURRENCY,
       leaseSeconds: e.TRANSCODER_LEASE_SECONDS,
       maxAttempts: e.TRANSCODER_MAX_ATTEMPTS,
       pollMs: e.TRANSCODER_POLL_MS,
     },
     testAssetTtlSeconds: e.TEST_ASSET_TTL_SECONDS,
+    masterAccessSeconds: e.MASTER_ACCESS_SECONDS,
     playback: { grantSecret: e.PLAYBACK_GRANT_SECRET, grantSeconds: e.PLAYBACK_GRANT_SECONDS },
     webhookDelivery: {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -34,7 +34,14 @@ type Mismatched<T extends MuxCovered> = {
 export type PayloadsAgainstMux = [
   Assert<Equal<MuxCovered extends MuxType ? true : false, true>>,
   Assert<Equal<Extra<'video.asset.created'>, 'updated_at'>>,
-  Assert<Equal<Mismatched<'video.asset.created'>, 'created_at' | 'recording_times'>>,
+  // static_renditions.files[].filesize: a string as the REST body has it (spec 2.1; SDK StaticRendition), the webhook type says number
+  Assert<Equal<Mismatched<'video.asset.created'>, 'created_at' | 'recording_times' | 'static_renditions'>>,
+  Assert<Equal<Mismatched<'video.asset.static_renditions.ready'>, 'created_at' | 'recording_times' | 'static_renditions'>>,
+  Assert<Equal<Mismatched<'video.asset.master.ready'>, 'created_at' | 'recording_times' | 'static_renditions'>>,
+  // Mux's file has an `error` too; ours is the file as GET shows it (errors are in the status)
+  Assert<Equal<Extra<'video.asset.static_rendition.ready'>, never>>,
+  Assert<Equal<Mismatched<'video.asset.static_rendition.ready'>, never>>,
+  Assert<Equal<Exclude<keyof MuxData<'video.asset.static_rendition.errored'>, keyof EventData<'video.asset.static_rendition.errored'>>, 'error'>>,
   Assert<Equal<Extra<'video.asset.track.ready'>, 'max_channel_layout'>>,
   Assert<Equal<Mismatched<'video.asset.track.ready'>, never>>,
   Assert<Equal<Extra<'video.upload.created'>, 'error'>>,
@@ -43,8 +50,8 @@ export type PayloadsAgainstMux = [
   Assert<Equal<Mismatched<'video.live_stream.active'>, 'created_at' | 'embedded_subtitles' | 'generated_subtitles'>>,
   Assert<Equal<Extra<'video.live_stream.simulcast_target.errored'>, never>>,
   Assert<Equal<Mismatched<'video.live_stream.simulcast_target.errored'>, never>>,
-  // Mux's warning data is a few asset fields and `warning`; ours is the whole body and `warning` (no clips: no source_asset_id)
-  Assert<Equal<Exclude<keyof MuxData<'video.asset.warning'>, keyof EventData<'video.asset.warning'>>, 'source_asset_id'>>,
+  // Mux's warning data is a few asset fields and `warning`; ours is the whole body and `warning` (source_asset_id on clips)
+  Assert<Equal<Exclude<keyof MuxData<'video.asset.warning'>, keyof EventData<'video.asset.warning'>>, never>>,
   Assert<Equal<Mismatched<'video.asset.warning'>, never>>,
 ];
 
@@ -58,6 +65,9 @@ describe('event registry', () => {
   it('gives every event of a kind of object the same object type, Mux’s name for it', () => {
     const objectOf = (prefix: string) => new Set(EVENT_DEFINITIONS.filter((d) => d.type.startsWith(prefix)).map((d) => d.objectType));
     expect(objectOf('video.asset.track.')).toEqual(new Set(['track']));
+    expect(objectOf('video.asset.static_rendition.')).toEqual(new Set(['static_rendition']));
+    expect(objectOf('video.asset.static_renditions.')).toEqual(new Set(['asset']));
+    expect(objectOf('video.asset.master.')).toEqual(new Set(['asset']));
     expect(objectOf('video.live_stream.simulcast_target.')).toEqual(new Set(['simulcast_target']));
     expect(objectOf('video.upload.')).toEqual(new Set(['upload']));
     expect(new Set(EVENT_DEFINITIONS.filter((d) => /^video\.live_stream\.[a-z_]+$/.test(d.type)).map((d) => d.objectType))).toEqual(new Set(['live']));
@@ -65,7 +75,7 @@ describe('event registry', () => {
 
   it('knows only its own types', () => {
     expect(isKnownEventType('video.asset.ready')).toBe(true);
-    expect(isKnownEventType('video.asset.track.deleted')).toBe(false); // never emitted: tracks cannot be deleted yet
+    expect(isKnownEventType('video.asset.track.skipped')).toBe(false); // Mux's, never emitted here
     expect(definitionOf('video.widget.created')).toBeUndefined();
   });
 

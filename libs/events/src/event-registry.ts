@@ -5,6 +5,7 @@ import {
   playbackRestrictionSchema,
   signingKeySchema,
   simulcastTargetEventSchema,
+  staticRenditionEventSchema,
   trackEventSchema,
   transcriptionVocabularySchema,
   uploadSchema,
@@ -15,7 +16,7 @@ import { defineEvent, EventDefinition } from './event-definition';
 /**
  * Every event type the platform publishes, each with its object type, topic version and the
  * schema of its data. The data is always the API body of the object (`@platform/api-shapes`), as
- * a `GET` of it answers at that moment; track events add `asset_id`, simulcast-target events
+ * a `GET` of it answers at that moment; track and static-rendition events add `asset_id`, simulcast-target events
  * `live_stream_id`, `video.asset.warning` the `warning` (as Mux's webhooks do). Producers can emit
  * only these (UnitOfWork's `emit` is typed by this list and checks the data); consumers validate
  * against it; the webhook dispatcher subscribes to all of it.
@@ -39,6 +40,20 @@ export const EVENT_DEFINITIONS = [
   defineEvent('video.asset.track.created', 'track', trackEventSchema),
   defineEvent('video.asset.track.ready', 'track', trackEventSchema),
   defineEvent('video.asset.track.errored', 'track', trackEventSchema),
+  defineEvent('video.asset.track.deleted', 'track', trackEventSchema),
+  defineEvent('video.asset.static_renditions.preparing', 'asset', assetSchema),
+  defineEvent('video.asset.static_renditions.ready', 'asset', assetSchema),
+  defineEvent('video.asset.static_renditions.errored', 'asset', assetSchema),
+  defineEvent('video.asset.static_renditions.deleted', 'asset', assetSchema),
+  defineEvent('video.asset.static_rendition.created', 'static_rendition', staticRenditionEventSchema),
+  defineEvent('video.asset.static_rendition.ready', 'static_rendition', staticRenditionEventSchema),
+  defineEvent('video.asset.static_rendition.errored', 'static_rendition', staticRenditionEventSchema),
+  defineEvent('video.asset.static_rendition.deleted', 'static_rendition', staticRenditionEventSchema),
+  defineEvent('video.asset.static_rendition.skipped', 'static_rendition', staticRenditionEventSchema),
+  defineEvent('video.asset.master.preparing', 'asset', assetSchema),
+  defineEvent('video.asset.master.ready', 'asset', assetSchema),
+  defineEvent('video.asset.master.errored', 'asset', assetSchema),
+  defineEvent('video.asset.master.deleted', 'asset', assetSchema),
   defineEvent('video.upload.created', 'upload', uploadSchema),
   defineEvent('video.upload.asset_created', 'upload', uploadSchema),
   defineEvent('video.upload.cancelled', 'upload', uploadSchema),

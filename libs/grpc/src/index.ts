@@ -12,3 +12,4 @@ export * from './shutdown';
 export * from './placeholder.module';
 export * from './listen-http';
 export * from './express-adapter';
+export * from './async-resource-bind';

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, PlatformConfig } from '@platform/config';
 import { closeEventBus, getEventBus } from '@platform/events';
+import { useLeanAsyncResourceBind } from './async-resource-bind';
 import { handleShutdownSignals } from './shutdown';
 
 interface Closable {
@@ -15,6 +16,7 @@ interface Closable {
  * services at once.
  */
 export function runStandalone(name: string, bootstrap: (config: PlatformConfig) => Promise<Closable>): void {
+  useLeanAsyncResourceBind(); // before any gRPC call: see async-resource-bind.ts
   let config: PlatformConfig;
   try {
     config = loadConfig();

@@ -28,4 +28,13 @@ describe('assetKeys', () => {
     expect(assetKeys.hls('abc123', 'master.m3u8').startsWith(assetKeys.prefix('abc123'))).toBe(true);
     expect(() => assertObjectKey(assetKeys.hls('abc123', 'source/index.m3u8'))).not.toThrow();
   });
+
+  it('puts static renditions under static/ and the master MP4 under master/, inside the asset prefix', () => {
+    expect(assetKeys.staticRendition('abc123', 'high.mp4')).toBe('assets/abc123/static/high.mp4');
+    expect(assetKeys.master('abc123')).toBe('assets/abc123/master/master.mp4');
+    for (const key of [assetKeys.staticRendition('abc123', 'audio.m4a'), assetKeys.master('abc123')]) {
+      expect(key.startsWith(assetKeys.prefix('abc123'))).toBe(true);
+      expect(() => assertObjectKey(key)).not.toThrow();
+    }
+  });
 });

@@ -7,3 +7,4 @@ export * from './storage.module';
 export * from './content-type';
 export * from './asset-keys';
 export type { MinioObjectStoreOptions } from './minio-object-store';
+export * from './hls-playlists';

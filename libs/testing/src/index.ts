@@ -8,3 +8,5 @@ export * from './raw-http';
 export * from './listen-backlog';
 export * from './fake-processed-events';
 export * from './test-events';
+export * from './media-measures';
+export * from './frame-barcode';

@@ -7,6 +7,7 @@ import { StorageModule } from '@platform/storage';
 import { AssetsModule } from './assets/assets.module';
 import { assetsDatabase } from './database-options';
 import { AssetProcessingModule } from './processing/asset-processing.module';
+import { StaticRenditionsModule } from './static-renditions/static-renditions.module';
 import { TestAssetsModule } from './test-assets/test-assets.module';
 
 @Module({})
@@ -23,6 +24,7 @@ export class AppModule {
         AssetsModule,
         AssetProcessingModule,
         TestAssetsModule,
+        StaticRenditionsModule,
       ],
     };
   }

@@ -19,6 +19,8 @@ import { PlaybackIdsService } from './playback-ids/playback-ids.service';
 import { AssetProcessingService } from './processing/asset-processing.service';
 import { AssetWarningRepository } from './processing/asset-warning.repository';
 import { TestAssetSweeper } from './test-assets/test-asset-sweeper';
+import { TrackProcessingService } from './tracks/track-processing.service';
+import { TracksService } from './tracks/tracks.service';
 
 jest.setTimeout(60_000);
 
@@ -41,6 +43,8 @@ describe('assets against Postgres', () => {
   let service: AssetsService;
   let playback: PlaybackIdsService;
   let processing: AssetProcessingService;
+  let tracks: TracksService;
+  let trackProcessing: TrackProcessingService;
 
   const outbox = async (key: string): Promise<OutboxRow[]> =>
     await dataSource.query<OutboxRow[]>('SELECT "topic", "key", "payload" FROM "assets"."outbox" WHERE "key" = $1 ORDER BY "id"', [key]);
@@ -57,6 +61,8 @@ describe('assets against Postgres', () => {
     service = new AssetsService(assets, playbackIds, unitOfWork, store);
     playback = new PlaybackIdsService(assets, playbackIds, unitOfWork);
     processing = new AssetProcessingService(assets, playbackIds, new AssetWarningRepository(), unitOfWork);
+    tracks = new TracksService(assets, playbackIds, unitOfWork, store, { now: () => new Date() });
+    trackProcessing = new TrackProcessingService(assets, playbackIds, unitOfWork);
   });
 
   afterAll(async () => {
@@ -100,7 +106,12 @@ describe('assets against Postgres', () => {
   });
 
   it('runs an asset’s whole life, each change with its outbox rows, and deletes its rows and files', async () => {
-    const created = await service.create({ input: [{ url: URL }], playback_policy: ['public', 'signed'], passthrough: 'pt' });
+    const created = await service.create({
+      input: [{ url: URL, generated_subtitles: [] }],
+      static_renditions: [],
+      playback_policy: ['public', 'signed'],
+      passthrough: 'pt',
+    });
     expect(created).toMatchObject({ status: 'preparing', passthrough: 'pt', encoding_tier: 'smart', video_quality: 'plus', ingest_type: 'on_demand_url' });
     expect(created.updated_at).toBeUndefined();
     expect(await service.get(created.id)).toEqual(created);
@@ -109,7 +120,7 @@ describe('assets against Postgres', () => {
 
     const input_info = [
       {
-        settings: { url: URL },
+        settings: { url: URL, generated_subtitles: [] },
         file: {
           container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
           tracks: [{ type: 'video', width: 1920, height: 1080, frame_rate: 29.97, encoding: 'h264', duration: 12.345 }],
@@ -139,7 +150,13 @@ describe('assets against Postgres', () => {
 
     const ready = await processing.markReady({ asset_id: created.id });
     expect(ready.status).toBe('ready');
-    expect(await playback.lookup(signedId.id)).toEqual({ id: signedId.id, policy: 'signed', object: { type: 'asset', id: created.id }, status: 'ready' });
+    expect(await playback.lookup(signedId.id)).toEqual({
+      id: signedId.id,
+      policy: 'signed',
+      object: { type: 'asset', id: created.id },
+      status: 'ready',
+      renditions: [],
+    });
 
     const updated = await service.update({ id: created.id, passthrough: '' });
     expect(updated.passthrough).toBeUndefined();
@@ -191,6 +208,35 @@ describe('assets against Postgres', () => {
     ]);
   });
 
+  it('stores a clip’s source and cut (a live recording’s end from its stored playlist) and hands them to the transcoder', async () => {
+    const source = await service.create({ input: [{ url: URL, generated_subtitles: [] }], static_renditions: [], playback_policy: [] });
+    await processing.recordProbe({ asset_id: source.id, duration: 30, tracks: [], non_standard_input_reasons: {}, input_info: [], recording_times: [] });
+    await processing.markReady({ asset_id: source.id });
+    const clip = await service.create({
+      input: [{ url: `mux://assets/${source.id}`, start_time: 3.25, generated_subtitles: [] }],
+      static_renditions: [],
+      playback_policy: ['public'],
+    });
+    expect(await service.get(clip.id)).toMatchObject({ ingest_type: 'on_demand_clip', source_asset_id: source.id });
+    expect((await processing.getIngestSpec(clip.id)).clip).toEqual({ source_asset_id: source.id, start_time: 3.25, end_time: 30 });
+    const [row] = await dataSource.query<Array<Record<string, unknown>>>(
+      'SELECT "source_asset_id", "clip_start_time", "clip_end_time", "ingest_type" FROM "assets"."assets" WHERE "id" = $1',
+      [clip.id],
+    );
+    expect(row).toEqual({ source_asset_id: source.id, clip_start_time: 3.25, clip_end_time: 30, ingest_type: 'on_demand_clip' });
+    expect((await outbox(clip.id))[0].payload).toMatchObject({ type: 'video.asset.created', data: { source_asset_id: source.id } });
+
+    const recording = await service.create({ input: [], static_renditions: [], playback_policy: [], ingest_type: 'live_rtmp', live_stream_id: 'ls-clip' });
+    await store.putBuffer(`assets/${recording.id}/hls/master.m3u8`, '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nlive/index.m3u8\n');
+    await store.putBuffer(`assets/${recording.id}/hls/live/index.m3u8`, '#EXTM3U\n#EXTINF:2.000000,\na.ts\n#EXTINF:2.500000,\nb.ts\n');
+    const live = await service.create({
+      input: [{ url: `svc://assets/${recording.id}`, start_time: 1, generated_subtitles: [] }],
+      static_renditions: [],
+      playback_policy: [],
+    });
+    expect((await processing.getIngestSpec(live.id)).clip).toEqual({ source_asset_id: recording.id, start_time: 1, end_time: 4.5 });
+  });
+
   it('lists newest first with stable pages, its playback ids per asset, and filters by owner', async () => {
     const base = Date.now() + 60_000; // after every other asset of this file
     const ids = [newId(), newId(), newId()];
@@ -218,7 +264,7 @@ describe('assets against Postgres', () => {
   });
 
   it('lets one of a concurrent MarkReady and MarkErrored win, the other failing its precondition', async () => {
-    const created = await service.create({ input: [{ url: URL }], playback_policy: [] });
+    const created = await service.create({ input: [{ url: URL, generated_subtitles: [] }], static_renditions: [], playback_policy: [] });
     const outcomes = await Promise.allSettled([
       processing.markReady({ asset_id: created.id }),
       processing.markErrored({ asset_id: created.id, errors: { type: 'invalid_input', messages: ['x'] } }),
@@ -231,7 +277,12 @@ describe('assets against Postgres', () => {
   });
 
   it('sends a warning of a ready asset once per type, keeps its status, and forgets it with the asset', async () => {
-    const created = await service.create({ input: [{ url: URL }], playback_policy: ['public'], passthrough: 'pt' });
+    const created = await service.create({
+      input: [{ url: URL, generated_subtitles: [] }],
+      static_renditions: [],
+      playback_policy: ['public'],
+      passthrough: 'pt',
+    });
     await processing.markReady({ asset_id: created.id });
     const warning = { type: 'ladder_failed', message: 'The encoded renditions could not be made.' };
     expect((await processing.reportWarning({ asset_id: created.id, warning })).status).toBe('ready');
@@ -243,10 +294,58 @@ describe('assets against Postgres', () => {
     expect(await dataSource.query('SELECT * FROM "assets"."asset_warnings" WHERE "asset_id" = $1', [created.id])).toEqual([]);
   });
 
+  it('keeps tracks made on request in the row with their sources, through a probe recorded again, a finish and a delete', async () => {
+    const created = await service.create({
+      input: [
+        { url: URL, generated_subtitles: [{ language_code: 'en' }] },
+        { url: 'https://media.example/en.srt', type: 'text', text_type: 'subtitles', language_code: 'en', generated_subtitles: [] },
+      ],
+      static_renditions: [],
+      playback_policy: ['public'],
+    });
+    const probe = {
+      asset_id: created.id,
+      tracks: [
+        { id: '', type: 'video' },
+        { id: '', type: 'audio', primary: true },
+      ],
+      non_standard_input_reasons: {},
+      input_info: [],
+      recording_times: [],
+    };
+    await processing.recordProbe(probe);
+    await processing.markReady({ asset_id: created.id });
+    const [video, audio, text, generated] = (await processing.recordProbe(probe)).tracks;
+    expect([video.type, audio.type, text.text_source, generated.text_source]).toEqual(['video', 'audio', 'uploaded', 'generated_vod']);
+    expect(await trackProcessing.getTrackSpec({ asset_id: created.id, track_id: generated.id })).toMatchObject({
+      audio_track_id: audio.id,
+      audio_primary: true,
+    });
+    const [row] = await dataSource.query<Array<{ tracks: Array<{ id: string; source?: unknown }> }>>('SELECT "tracks" FROM "assets"."assets" WHERE "id" = $1', [
+      created.id,
+    ]);
+    expect(row.tracks.map((t) => t.source)).toEqual([undefined, undefined, { url: 'https://media.example/en.srt' }, { audio: 'primary' }]);
+
+    const alternate = await tracks.create({ asset_id: created.id, url: 'https://media.example/fr.m4a', type: 'audio', language_code: 'fr' });
+    await trackProcessing.setTrackStatus({ asset_id: created.id, track_id: text.id, status: 'ready' });
+    await trackProcessing.setTrackStatus({ asset_id: created.id, track_id: alternate.id, status: 'ready', duration: 4, max_channels: 2 });
+    const owner = await playback.lookup(created.playback_ids[0].id);
+    expect(owner.renditions.map((t) => t.id)).toEqual([audio.id, text.id, alternate.id]);
+
+    await tracks.delete({ asset_id: created.id, track_id: text.id });
+    expect((await service.get(created.id)).tracks.map((t) => t.id)).toEqual([video.id, audio.id, generated.id, alternate.id]);
+    const topics = (await outbox(text.id)).map((e) => [e.topic, e.payload.data.status]);
+    expect(topics).toEqual([
+      ['video.asset.track.created.v1', 'preparing'],
+      ['video.asset.track.ready.v1', 'ready'],
+      ['video.asset.track.deleted.v1', 'deleted'],
+    ]);
+  });
+
   it('sweeps expired test assets only', async () => {
     const now = new Date();
-    const expired = await service.create({ input: [{ url: URL }], playback_policy: ['public'], test: true });
-    const kept = await service.create({ input: [{ url: URL }], playback_policy: [], test: false });
+    const expired = await service.create({ input: [{ url: URL, generated_subtitles: [] }], static_renditions: [], playback_policy: ['public'], test: true });
+    const kept = await service.create({ input: [{ url: URL, generated_subtitles: [] }], static_renditions: [], playback_policy: [], test: false });
     const clock = { now: () => new Date(now.getTime() + 25 * 3600 * 1000) };
     const sweeper = new TestAssetSweeper(assets, service, { ...config, testAssetTtlSeconds: 24 * 3600 }, clock);
     expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
@@ -287,7 +386,7 @@ describe('assets service over gRPC', () => {
   it('serves AssetsService and AssetProcessingService, keeping absent optional fields absent', async () => {
     const assetsService = client.service('platform.assets.v1.AssetsService');
     const processing = client.service('platform.assets.v1.AssetProcessingService');
-    const created = await assetsService.CreateAsset({ input: [{ url: URL }], playback_policy: ['public'] });
+    const created = await assetsService.CreateAsset({ input: [{ url: URL, generated_subtitles: [] }], playback_policy: ['public'] });
     expect(created).toEqual({
       id: expect.stringMatching(/^[0-9A-Za-z]{32}$/),
       created_at: expect.any(Number),
@@ -306,7 +405,12 @@ describe('assets service over gRPC', () => {
       recording_times: [],
     });
     const id = created.id as string;
-    expect(await processing.GetIngestSpec({ id })).toMatchObject({ asset_id: id, status: 'preparing', input: [{ url: URL }], test: false });
+    expect(await processing.GetIngestSpec({ id })).toMatchObject({
+      asset_id: id,
+      status: 'preparing',
+      input: [{ url: URL, generated_subtitles: [] }],
+      test: false,
+    });
     const probed = await processing.RecordProbe({
       asset_id: id,
       duration: 4.5,
@@ -317,7 +421,7 @@ describe('assets service over gRPC', () => {
     expect(probed.tracks).toEqual([{ id: expect.stringMatching(/^[0-9A-Za-z]{32}$/), type: 'video', max_width: 640 }]);
     expect((await processing.MarkReady({ asset_id: id })).status).toBe('ready');
     const owner = await assetsService.LookupPlaybackId({ id: (created.playback_ids as Array<{ id: string }>)[0].id });
-    expect(owner).toEqual({ id: expect.any(String), policy: 'public', object: { type: 'asset', id }, status: 'ready' });
+    expect(owner).toEqual({ id: expect.any(String), policy: 'public', object: { type: 'asset', id }, status: 'ready', renditions: [] });
     expect(await assetsService.DeleteAsset({ id })).toEqual({});
     const gone = await grpcError(processing.GetIngestSpec({ id }));
     expect([gone.code, decodeMessages(gone.details)]).toEqual([GrpcStatus.NOT_FOUND, ['Asset not found']]);
@@ -325,12 +429,13 @@ describe('assets service over gRPC', () => {
 
   it('answers INVALID_ARGUMENT and UNIMPLEMENTED with the messages the gateway shows', async () => {
     const assetsService = client.service('platform.assets.v1.AssetsService');
-    const invalid = await grpcError(assetsService.CreateAsset({ input: [{ url: 'ftp://x/y.mp4' }], playback_policy: [] }));
+    const invalid = await grpcError(assetsService.CreateAsset({ input: [{ url: 'ftp://x/y.mp4', generated_subtitles: [] }], playback_policy: [] }));
     expect([invalid.code, decodeMessages(invalid.details)]).toEqual([GrpcStatus.INVALID_ARGUMENT, ['input[0].url: must be an http or https URL']]);
-    const later = await grpcError(assetsService.CreateAsset({ input: [{ url: URL }], playback_policy: [], mp4_support: 'standard' }));
+    const liveWatermark = { input: [{ generated_subtitles: [] }, { url: 'https://media.example/logo.png', overlay_settings: {}, generated_subtitles: [] }] };
+    const later = await grpcError(assetsService.CreateAsset({ ...liveWatermark, playback_policy: [], ingest_type: 'live_rtmp', live_stream_id: 'ls1' }));
     expect([later.code, decodeMessages(later.details)]).toEqual([
       GrpcStatus.UNIMPLEMENTED,
-      ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"'],
+      ['input[1].overlay_settings: watermarks on live streams are not implemented yet (live video is packaged without re-encoding)'],
     ]);
   });
 });

@@ -6,6 +6,8 @@ import { CreatePlaybackIds1732400000200 } from './migrations/1732400000200-creat
 import { UniqueUploadAsset1732400000300 } from './migrations/1732400000300-unique-upload-asset';
 import { AssetRecordingTimes1732400000400 } from './migrations/1732400000400-asset-recording-times';
 import { AssetWarnings1732400000500 } from './migrations/1732400000500-asset-warnings';
+import { AssetClips1732420000100 } from './migrations/1732420000100-asset-clips';
+import { AssetDownloads1732430000100 } from './migrations/1732430000100-asset-downloads';
 import { PlaybackIdEntity } from './playback-ids/playback-id.entity';
 import { SCHEMA } from './schema';
 
@@ -18,6 +20,8 @@ export const assetsDatabase: ServiceDatabaseOptions = {
     UniqueUploadAsset1732400000300,
     AssetRecordingTimes1732400000400,
     AssetWarnings1732400000500,
+    AssetClips1732420000100,
+    AssetDownloads1732430000100,
     ...outboxMigrations(SCHEMA),
   ],
 };

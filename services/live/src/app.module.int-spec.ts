@@ -93,6 +93,7 @@ describe('live service over gRPC', () => {
       policy: 'public',
       object: { type: 'live_stream', id: created.id },
       status: 'idle',
+      renditions: [],
     });
     expect(await streams.DeleteLiveStream({ id: created.id })).toEqual({});
     const gone = await grpcError(streams.GetLiveStream({ id: created.id }));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,8 @@ const tool = (name: string) => execFileSync('bash', [ffmpegScript, name], { enco
 const fakeAssets = {
   specs: new Map<string, assets.IngestSpec>(),
   calls: [] as string[],
+  trackSpecs: new Map<string, assets.TrackSpec>(),
+  trackStatuses: [] as assets.SetTrackStatusRequest[],
 };
 
 @Controller()
@@ -52,7 +54,16 @@ class FakeAssetProcessingController implements assets.AssetProcessingServiceCont
   }
   setTrackStatus(request: assets.SetTrackStatusRequest): assets.Asset {
     fakeAssets.calls.push(`setTrackStatus ${request.asset_id} ${request.track_id} ${request.status}`);
+    fakeAssets.trackStatuses.push(request);
+    const spec = fakeAssets.trackSpecs.get(request.track_id);
+    if (spec?.track) spec.track.status = request.status;
     return {} as assets.Asset;
+  }
+  getTrackSpec(request: assets.TrackRequest): assets.TrackSpec {
+    fakeAssets.calls.push(`getTrackSpec ${request.asset_id} ${request.track_id}`);
+    const spec = fakeAssets.trackSpecs.get(request.track_id);
+    if (!spec) throw DomainError.notFound('Track');
+    return spec;
   }
   reportWarning(request: assets.ReportWarningRequest): assets.Asset {
     fakeAssets.calls.push(`reportWarning ${request.asset_id} ${request.warning?.type}`);
@@ -63,7 +74,7 @@ class FakeAssetProcessingController implements assets.AssetProcessingServiceCont
 const spec = (assetId: string, url: string): assets.IngestSpec => ({
   asset_id: assetId,
   status: 'preparing',
-  input: [{ url }],
+  input: [{ url, generated_subtitles: [] }],
   test: false,
   max_resolution_tier: '1080p',
   encoding_tier: 'smart',
@@ -116,6 +127,9 @@ describe('transcoder service', () => {
       'aac',
       join(dataDir, 'clip.mp4'),
     ]);
+    writeFileSync(join(dataDir, 'en.srt'), '1\n00:00:00,500 --> 00:00:01,500\n<i>Hello</i> there\n\n2\n00:00:02,000 --> 00:00:01,000\nbackwards\n');
+    writeFileSync(join(dataDir, 'notes.txt'), 'no subtitles here\n');
+    execFileSync(tool('ffmpeg'), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=44100:duration=2', join(dataDir, 'fr.wav')]);
     // MPEG-4 Part 2 is not standard: no source rendition, the ladder is what is running when the worker stops
     execFileSync(tool('ffmpeg'), [
       ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=25'],
@@ -136,7 +150,7 @@ describe('transcoder service', () => {
       databaseUrl: db.url,
       grpcUrls: { ...base.grpcUrls, assets: `127.0.0.1:${await freePort()}`, transcoder: `127.0.0.1:${await freePort()}` },
       media: { ...base.media, ffmpegPath: tool('ffmpeg'), ffprobePath: tool('ffprobe') },
-      transcoder: { concurrency: 1, ingestConcurrency: 2, leaseSeconds: 10, maxAttempts: 3, pollMs: 200 },
+      transcoder: { concurrency: 1, ingestConcurrency: 2, taskConcurrency: 1, leaseSeconds: 10, maxAttempts: 3, pollMs: 200 },
     };
     fakeAssetsServer = await NestFactory.createMicroservice(FakeAssetsModule, { ...grpcServerOptions('assets', config), logger: false });
     fakeAssetsServer.useGlobalFilters(new GrpcExceptionFilter());
@@ -210,6 +224,76 @@ describe('transcoder service', () => {
     } finally {
       await pg.end();
     }
+  }, 90_000);
+
+  it('makes the tracks of a ready asset: subtitles whole and segmented on the video’s timeline, alternate audio the video’s length', async () => {
+    const hls = join(dataDir, 'objects', 'assets', 'asset-ok', 'hls');
+    const track = (id: string, fields: Partial<assets.Track>, url: string): assets.TrackSpec => ({
+      asset_id: 'asset-ok',
+      asset_status: 'ready',
+      asset_duration: 3,
+      track: { id, type: 'text', status: 'preparing', ...fields },
+      url: `${filesUrl}/${url}`,
+      audio_primary: false,
+    });
+    fakeAssets.trackSpecs.set('t-srt', track('t-srt', { text_type: 'subtitles', text_source: 'uploaded', name: 'English' }, 'en.srt'));
+    fakeAssets.trackSpecs.set('t-bad', track('t-bad', { text_type: 'subtitles', text_source: 'uploaded' }, 'notes.txt'));
+    fakeAssets.trackSpecs.set('a-fr', track('a-fr', { type: 'audio', primary: false }, 'fr.wav'));
+    for (const [id, type, source] of [
+      ['t-srt', 'text', 'uploaded'],
+      ['t-bad', 'text', 'uploaded'],
+      ['a-fr', 'audio', undefined],
+    ] as const) {
+      const data = { id, type, asset_id: 'asset-ok', status: 'preparing' as const, ...(source ? { text_source: source } : { primary: false }) };
+      await getEventBus(config).publish(topicOf('video.asset.track.created'), id, testEvent('video.asset.track.created', data, `track-${id}`));
+    }
+    await eventually(() => expect(fakeAssets.trackStatuses.map((r) => r.track_id).sort()).toEqual(['a-fr', 't-bad', 't-srt']), 60_000);
+    const status = (id: string) => fakeAssets.trackStatuses.find((r) => r.track_id === id)!;
+
+    expect(status('t-srt')).toMatchObject({ status: 'ready', warning: { type: 'text_track_cues_skipped' } });
+    expect(status('t-srt').warning!.message).toBe(
+      'Text track t-srt (English): 1 of 2 cues skipped: cue 2 (line 6): it ends before it starts (or when it starts)',
+    );
+    expect(readFileSync(join(hls, 'text', 't-srt.vtt'), 'utf8')).toBe('WEBVTT\n\n00:00:00.500 --> 00:00:01.500\n<i>Hello</i> there\n');
+    const firstVariant = readFileSync(join(hls, 'master.m3u8'), 'utf8')
+      .split('\n')
+      .find((l) => l !== '' && !l.startsWith('#'))!
+      .split('/')[0];
+    const videoStart = JSON.parse(
+      execFileSync(
+        tool('ffprobe'),
+        ['-v', 'error', '-show_entries', 'stream=codec_type,start_time', '-of', 'json', join(hls, firstVariant, 'segment_000.ts')],
+        {
+          encoding: 'utf8',
+        },
+      ),
+    ) as { streams: Array<{ codec_type: string; start_time: string }> };
+    const mpegTs = Math.round(Number(videoStart.streams.find((s) => s.codec_type === 'video')!.start_time) * 90_000);
+    expect(readFileSync(join(hls, 'text-t-srt', 'segment_000.vtt'), 'utf8')).toBe(
+      `WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:${mpegTs},LOCAL:00:00:00.000\n\n00:00:00.500 --> 00:00:01.500\n<i>Hello</i> there\n`,
+    );
+    expect(readFileSync(join(hls, 'text-t-srt', 'index.m3u8'), 'utf8')).toMatch(/^#EXTM3U\n[^]*#EXTINF:3\.\d+,\nsegment_000\.vtt\n#EXT-X-ENDLIST\n$/);
+
+    expect(status('t-bad')).toMatchObject({ status: 'errored', error: { type: 'invalid_input' } });
+    expect(status('t-bad').error!.messages[0]).toMatch(/^The file is neither SubRip \(SRT\) nor WebVTT/);
+    expect(existsSync(join(hls, 'text-t-bad'))).toBe(false);
+
+    expect(status('a-fr')).toMatchObject({ status: 'ready', duration: 3, max_channels: 2 });
+    expect(readdirSync(join(hls, 'audio-a-fr')).sort()).toEqual(['index.m3u8', 'segment_000.ts']);
+    const audio = JSON.parse(
+      execFileSync(
+        tool('ffprobe'),
+        ['-v', 'error', '-show_entries', 'format=duration:stream=codec_name,channels,start_time', '-of', 'json', join(hls, 'audio-a-fr', 'index.m3u8')],
+        {
+          encoding: 'utf8',
+        },
+      ),
+    ) as { format: { duration: string }; streams: Array<{ codec_name: string; channels: number; start_time: string }> };
+    expect(audio.streams).toEqual([expect.objectContaining({ codec_name: 'aac', channels: 2 })]);
+    expect(Number(audio.format.duration)).toBeCloseTo(3, 1);
+    // its first packet where the variant's own audio has its first packet (both AAC with the same priming)
+    const muxed = videoStart.streams.find((s) => s.codec_type === 'audio')!.start_time;
+    expect(Number(audio.streams[0].start_time)).toBeCloseTo(Number(muxed), 2);
   }, 90_000);
 
   it('cancels the job of an asset the assets service no longer knows', async () => {

@@ -5,6 +5,7 @@ import { HealthModule, PlatformConfigModule } from '@platform/grpc';
 import { StorageModule } from '@platform/storage';
 import { transcoderDatabase } from './database-options';
 import { JobsModule } from './jobs/jobs.module';
+import { TasksModule } from './tasks/tasks.module';
 import { WorkerModule } from './worker/worker.module';
 
 @Module({})
@@ -19,6 +20,7 @@ export class AppModule {
         StorageModule.forRoot(),
         JobsModule,
         WorkerModule,
+        TasksModule,
       ],
     };
   }

@@ -10,12 +10,17 @@ export function transcoderTempRoot(dataDir: string): string {
   return join(dataDir, 'tmp', 'transcoder');
 }
 
-export function jobTempDir(dataDir: string, jobId: string): string {
-  return join(transcoderTempRoot(dataDir), jobId);
+/** Asset tasks keep their scratch folders apart from jobs' (each kind sweeps its own). */
+export function taskTempRoot(dataDir: string): string {
+  return join(dataDir, 'tmp', 'transcoder-tasks');
 }
 
-export function attemptTempDir(dataDir: string, jobId: string, attempt: number): string {
-  return join(jobTempDir(dataDir, jobId), `attempt-${attempt}`);
+export function jobTempDir(dataDir: string, jobId: string, root = transcoderTempRoot(dataDir)): string {
+  return join(root, jobId);
+}
+
+export function attemptTempDir(dataDir: string, jobId: string, attempt: number, root = transcoderTempRoot(dataDir)): string {
+  return join(jobTempDir(dataDir, jobId, root), `attempt-${attempt}`);
 }
 
 const PID_FILE = 'child.pid';
@@ -29,16 +34,16 @@ export async function recordChildPid(dir: string, pid: number): Promise<void> {
  * Removes a job's scratch folder, first killing any child process a crashed attempt left running in it
  * (Linux: only a process whose command line names that folder, so a reused pid is never hit).
  */
-export async function removeJobTemp(dataDir: string, jobId: string): Promise<void> {
-  const dir = jobTempDir(dataDir, jobId);
+export async function removeJobTemp(dataDir: string, jobId: string, root = transcoderTempRoot(dataDir)): Promise<void> {
+  const dir = jobTempDir(dataDir, jobId, root);
   const attempts = await readdir(dir).catch(() => [] as string[]);
   for (const attempt of attempts) await killOrphan(join(dir, attempt));
   await rm(dir, { recursive: true, force: true });
 }
 
-/** Job ids that have a scratch folder. */
-export async function jobsWithTemp(dataDir: string): Promise<string[]> {
-  return readdir(transcoderTempRoot(dataDir)).then(
+/** Job (or task) ids that have a scratch folder. */
+export async function jobsWithTemp(dataDir: string, root = transcoderTempRoot(dataDir)): Promise<string[]> {
+  return readdir(root).then(
     (names) => names.filter((n) => !n.startsWith('features-')),
     () => [],
   );

@@ -143,7 +143,7 @@ describe.each([
 
   it('creates a waiting upload with the defaults, a signed URL and video.upload.created', async () => {
     const upload = await service.create({
-      new_asset_settings: { input: [], playback_policy: ['public'], passthrough: 'p' },
+      new_asset_settings: { input: [], static_renditions: [], playback_policy: ['public'], passthrough: 'p' },
       cors_origin: 'https://app.example.com',
     });
     expect(upload).toMatchObject({ status: 'waiting', timeout: 3600, cors_origin: 'https://app.example.com', test: false });
@@ -184,13 +184,15 @@ describe.each([
 
   it('refuses new_asset_settings the assets service refuses, naming them under new_asset_settings', async () => {
     fakeAssets.refuseSettings = DomainError.invalid('max_resolution_tier: must be one of "1080p", "1440p", "2160p"');
-    const error = await rejection(service.create({ new_asset_settings: { input: [], playback_policy: [], max_resolution_tier: '720p' } }));
+    const error = await rejection(
+      service.create({ new_asset_settings: { input: [], static_renditions: [], playback_policy: [], max_resolution_tier: '720p' } }),
+    );
     expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
     expect(error.messages).toEqual(['new_asset_settings.max_resolution_tier: must be one of "1080p", "1440p", "2160p"']);
   });
 
   it('takes chunks with 308 and Range until the last, then stores the file and creates the asset', async () => {
-    const upload = await service.create({ new_asset_settings: { input: [], playback_policy: ['signed'] }, test: true });
+    const upload = await service.create({ new_asset_settings: { input: [], static_renditions: [], playback_policy: ['signed'] }, test: true });
     const file = randomBytes(7 * MiB + 123);
     const outcomes = await sendChunks(upload.url, file, [256 * KiB, 3 * MiB, 256 * KiB, 6 * MiB]);
     expect(outcomes.slice(0, 3)).toEqual([
@@ -203,7 +205,7 @@ describe.each([
     expect((await store.getBuffer(`uploads/${upload.id}/source`)).equals(file)).toBe(true);
     expect(fakeAssets.created).toEqual([
       expect.objectContaining({
-        input: [{ object_key: `uploads/${upload.id}/source` }],
+        input: [{ object_key: `uploads/${upload.id}/source`, generated_subtitles: [] }],
         playback_policy: ['signed'],
         upload_id: upload.id,
         ingest_type: 'on_demand_direct_upload',

@@ -4,6 +4,7 @@ import { assets } from '@platform/proto';
 import { PlaybackIdEntity } from '../playback-ids/playback-id.entity';
 import { AssetEntity } from './asset.entity';
 import { toAssetMessage } from './asset.mapper';
+import { publicTrack, StoredTrack } from '../tracks/stored-track';
 
 /** Every event type this service publishes (each in the registry of @platform/events). */
 export const ASSET_EVENTS = {
@@ -20,9 +21,11 @@ export const TRACK_EVENTS = {
   created: 'video.asset.track.created',
   ready: 'video.asset.track.ready',
   errored: 'video.asset.track.errored',
+  deleted: 'video.asset.track.deleted',
 } as const satisfies Record<string, EventTypeFor<'track'>>;
 
-export type AssetEventType = Exclude<(typeof ASSET_EVENTS)[keyof typeof ASSET_EVENTS], 'video.asset.warning'>;
+/** Every event whose data is the asset's body (static_renditions.* and master.* too). */
+export type AssetEventType = Exclude<EventTypeFor<'asset'>, 'video.asset.warning'>;
 export type TrackEventType = (typeof TRACK_EVENTS)[keyof typeof TRACK_EVENTS];
 
 /** The data is the asset's API body, built by the gateway's own mapper from the same message. */
@@ -31,8 +34,8 @@ export function emitAssetEvent(emit: Emit, type: AssetEventType, asset: AssetEnt
 }
 
 /** The track as the asset's body shows it, with the asset's id (as Mux sends it). */
-export function emitTrackEvent(emit: Emit, type: TrackEventType, asset: AssetEntity, track: assets.Track): void {
-  emit(type, toTrackEvent(asset.id, track));
+export function emitTrackEvent(emit: Emit, type: TrackEventType, asset: AssetEntity, track: StoredTrack): void {
+  emit(type, toTrackEvent(asset.id, publicTrack(track)));
 }
 
 /** video.asset.warning: the asset's API body with the warning (Mux's `WebhookAssetWarning` has `warning: { type, message }`). */

@@ -1,8 +1,12 @@
 import { characterCount } from '@platform/api-rules';
-import { DomainError, ErrorCode } from '@platform/errors';
+import { DomainError } from '@platform/errors';
 import { assets } from '@platform/proto';
 import { PlaybackPolicy } from '../playback-ids/playback-id.entity';
 import { StoredInput } from './asset.entity';
+import { ClassifiedInputs, classifyInputs, PASSTHROUGH_MAX } from './asset-inputs';
+import { refuseUnbuiltFeatures } from './unbuilt-asset-features';
+
+export { isHttpUrl, PASSTHROUGH_MAX } from './asset-inputs';
 
 export const MAX_RESOLUTION_TIERS = ['1080p', '1440p', '2160p'] as const;
 /** Spec 2.1 has smart and baseline; Mux's SDK also sends the deprecated `premium`. */
@@ -10,22 +14,23 @@ export const ENCODING_TIERS = ['smart', 'baseline', 'premium'] as const;
 export const VIDEO_QUALITIES = ['basic', 'plus', 'premium'] as const;
 export const PLAYBACK_POLICIES = ['public', 'signed'] as const;
 export const INGEST_TYPES = ['on_demand_url', 'on_demand_direct_upload', 'on_demand_clip', 'live_rtmp', 'live_srt'] as const;
-export const PASSTHROUGH_MAX = 255;
 export const ID_MAX = 255;
 
 /** How Mux relates the deprecated encoding_tier and its replacement video_quality. */
 const QUALITY_OF_TIER: Record<string, string> = { smart: 'plus', baseline: 'basic', premium: 'premium' };
 const TIER_OF_QUALITY: Record<string, string> = { plus: 'smart', basic: 'baseline', premium: 'premium' };
 
-/** Mux values of features this platform does not have yet (answered NOT_IMPLEMENTED, not INVALID). */
-const LATER_MP4_SUPPORT = ['standard', 'capped-1080p', 'audio-only', 'audio-only,capped-1080p'];
-const LATER_MASTER_ACCESS = ['temporary'];
-const CLIP_URL = /^(svc|mux):\/\/assets\//i;
-const UPLOADED_FILE_KEY = /^uploads\/[A-Za-z0-9]{1,255}\/source$/;
+export const MP4_SUPPORT = ['none', 'standard', 'capped-1080p', 'audio-only', 'audio-only,capped-1080p'] as const;
+export const MASTER_ACCESS = ['none', 'temporary'] as const;
+export const STATIC_RENDITION_RESOLUTIONS = ['highest', 'audio-only', '2160p', '1440p', '1080p', '720p', '540p', '480p', '360p', '270p'] as const;
 
 /** The validated settings of a new asset, defaults applied. */
 export interface AssetSettings {
   inputs: StoredInput[];
+  /** What each input is (main, overlay, text, audio), and a clip's source asset. */
+  classified: ClassifiedInputs;
+  /** Mux's Static Renditions API requests at create. */
+  staticRenditions: assets.StaticRenditionRequest[];
   playbackPolicies: PlaybackPolicy[];
   passthrough: string | null;
   maxResolutionTier: string;
@@ -50,13 +55,14 @@ const oneOf = (values: readonly string[]) => `must be one of ${values.map((v) =>
  */
 export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings {
   const invalid: string[] = [];
-  const later: string[] = [];
 
-  const ingestType = r.ingest_type ?? 'on_demand_url';
+  const classified = classifyInputs(r.input ?? [], r.ingest_type ?? 'on_demand_url', invalid);
+  // a clip's main input names its source asset: the asset is a clip unless the caller said otherwise
+  const ingestType = r.ingest_type ?? (classified.clipSourceAssetId !== undefined ? 'on_demand_clip' : 'on_demand_url');
   if (!(INGEST_TYPES as readonly string[]).includes(ingestType)) invalid.push(`ingest_type: ${oneOf(INGEST_TYPES)}`);
-  if (ingestType === 'on_demand_clip') later.push('ingest_type: clips (on_demand_clip) are not implemented yet');
-
-  const inputs = validInputs(r.input ?? [], ingestType, invalid, later);
+  if (ingestType === 'on_demand_clip' && classified.clipSourceAssetId === undefined)
+    invalid.push('input[0].url: a clip names its source as svc://assets/{asset_id}');
+  if (ingestType !== 'on_demand_clip' && classified.clipSourceAssetId !== undefined) invalid.push(`input[0].url: a clip's ingest_type is on_demand_clip`);
 
   const playbackPolicies = (r.playback_policy ?? []).filter((policy, i) => {
     if ((PLAYBACK_POLICIES as readonly string[]).includes(policy)) return true;
@@ -70,16 +76,23 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
   if (!(MAX_RESOLUTION_TIERS as readonly string[]).includes(maxResolutionTier)) invalid.push(`max_resolution_tier: ${oneOf(MAX_RESOLUTION_TIERS)}`);
 
   const { encodingTier, videoQuality } = tierAndQuality(r.encoding_tier, r.video_quality, invalid);
+  if (r.normalize_audio === true && (ingestType === 'live_rtmp' || ingestType === 'live_srt'))
+    invalid.push("normalize_audio: only for on-demand assets (a live stream's recordings are not normalized)");
 
   const mp4Support = r.mp4_support ?? 'none';
-  if (LATER_MP4_SUPPORT.includes(mp4Support))
-    later.push(`mp4_support: ${JSON.stringify(mp4Support)} is not implemented yet (static MP4 renditions); use "none"`);
-  else if (mp4Support !== 'none') invalid.push(`mp4_support: ${oneOf(['none', ...LATER_MP4_SUPPORT])}`);
+  if (!(MP4_SUPPORT as readonly string[]).includes(mp4Support)) invalid.push(`mp4_support: ${oneOf(MP4_SUPPORT)}`);
   const masterAccess = r.master_access ?? 'none';
-  if (LATER_MASTER_ACCESS.includes(masterAccess))
-    later.push(`master_access: ${JSON.stringify(masterAccess)} is not implemented yet (master MP4 downloads); use "none"`);
-  else if (masterAccess !== 'none') invalid.push(`master_access: ${oneOf(['none', ...LATER_MASTER_ACCESS])}`);
-  if (r.normalize_audio === true) later.push('normalize_audio: true is not implemented yet (audio loudness normalization); use false');
+  if (!(MASTER_ACCESS as readonly string[]).includes(masterAccess)) invalid.push(`master_access: ${oneOf(MASTER_ACCESS)}`);
+  const staticRenditions = r.static_renditions ?? [];
+  staticRenditions.forEach((rendition, i) => {
+    if (!(STATIC_RENDITION_RESOLUTIONS as readonly string[]).includes(rendition.resolution)) {
+      invalid.push(`static_renditions[${i}].resolution: ${oneOf(STATIC_RENDITION_RESOLUTIONS)}`);
+    }
+    if (rendition.passthrough !== undefined && characterCount(rendition.passthrough) > PASSTHROUGH_MAX) {
+      invalid.push(`static_renditions[${i}].passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+    }
+  });
+  if (staticRenditions.length > 0 && mp4Support !== 'none') invalid.push('static_renditions: give static_renditions or mp4_support, not both');
 
   for (const [field, value] of [
     ['upload_id', r.upload_id],
@@ -89,9 +102,11 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
   }
 
   if (invalid.length > 0) throw DomainError.invalid(...invalid);
-  if (later.length > 0) throw new DomainError(ErrorCode.NOT_IMPLEMENTED, later);
+  refuseUnbuiltFeatures(r, classified);
   return {
-    inputs,
+    inputs: classified.stored,
+    classified,
+    staticRenditions: staticRenditions.map((rendition) => ({ ...rendition })),
     playbackPolicies,
     passthrough: r.passthrough === undefined || r.passthrough === '' ? null : r.passthrough,
     maxResolutionTier,
@@ -99,53 +114,12 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
     videoQuality,
     mp4Support,
     masterAccess,
-    normalizeAudio: false,
+    normalizeAudio: r.normalize_audio === true,
     test: r.test === true,
     ingestType,
     uploadId: r.upload_id ?? null,
     liveStreamId: r.live_stream_id ?? null,
   };
-}
-
-/**
- * The main input only: more inputs (audio or text tracks, overlays) come later. Its url is
- * required when the asset is made from a URL; a direct upload brings its own media (the stored
- * file named by the internal `object_key`, set by the uploads service) and has no url.
- */
-function validInputs(inputs: assets.AssetInput[], ingestType: string, invalid: string[], later: string[]): StoredInput[] {
-  const fromUpload = ingestType === 'on_demand_direct_upload';
-  if (inputs.length === 0) {
-    if (ingestType === 'on_demand_url') invalid.push('input: is required (the URL of a media file)');
-    return [];
-  }
-  if (inputs.length > 1) later.push(`input[1]: more than one input (audio and text tracks, overlays) is not implemented yet`);
-  const { url, object_key: objectKey } = inputs[0];
-  if (objectKey !== undefined && (!fromUpload || !UPLOADED_FILE_KEY.test(objectKey))) {
-    invalid.push('input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)');
-  }
-  if (url === undefined || url === '') {
-    if (ingestType === 'on_demand_url') invalid.push('input[0].url: is required');
-    return [objectKey !== undefined ? { object_key: objectKey } : {}];
-  }
-  if (fromUpload) {
-    invalid.push('input[0].url: must be omitted for a direct upload (the uploaded file is the main input)');
-  } else if (ingestType === 'live_rtmp' || ingestType === 'live_srt') {
-    invalid.push('input[0].url: must be omitted for a live stream (the stream is the main input)');
-  } else if (CLIP_URL.test(url)) {
-    later.push('input[0].url: clips from svc://assets/{asset_id} are not implemented yet');
-  } else if (!isHttpUrl(url)) {
-    invalid.push('input[0].url: must be an http or https URL');
-  }
-  return [{ url }];
-}
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const { protocol, hostname } = new URL(value);
-    return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 function tierAndQuality(tier: string | undefined, quality: string | undefined, invalid: string[]): { encodingTier: string; videoQuality: string } {

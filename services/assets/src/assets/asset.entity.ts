@@ -1,14 +1,29 @@
 import { assets } from '@platform/proto';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { SCHEMA } from '../schema';
+import type { StoredTrack } from '../tracks/stored-track';
+import { MasterStatus, Mp4SupportStatus, StoredStaticRendition } from '../static-renditions/stored-static-rendition';
 
 export type AssetStatus = 'preparing' | 'ready' | 'errored';
 
-/** An input as stored: the settings applied to it (spec 2.2), so far the main input's url or stored file. */
+/**
+ * An input as stored: the settings applied to it (spec 2.2), as given (track names filled in): the
+ * main input's url (or a clip's `svc://assets/{id}` with its times), then any watermark or track inputs.
+ */
 export interface StoredInput {
   url?: string;
   /** A direct upload's file in the object store (never shown in the API). */
   object_key?: string;
+  overlay_settings?: assets.OverlaySettings;
+  generated_subtitles?: assets.GeneratedSubtitleSettings[];
+  start_time?: number;
+  end_time?: number;
+  type?: string;
+  text_type?: string;
+  language_code?: string;
+  name?: string;
+  closed_captions?: boolean;
+  passthrough?: string;
 }
 
 @Entity({ schema: SCHEMA, name: 'assets' })
@@ -55,6 +70,16 @@ export class AssetEntity {
   @Column({ name: 'live_stream_id', type: 'text', nullable: true })
   liveStreamId!: string | null;
 
+  /** Clips: the asset cut from, and the cut in its seconds (null for other assets). */
+  @Column({ name: 'source_asset_id', type: 'text', nullable: true })
+  sourceAssetId!: string | null;
+
+  @Column({ name: 'clip_start_time', type: 'double precision', nullable: true })
+  clipStartTime!: number | null;
+
+  @Column({ name: 'clip_end_time', type: 'double precision', nullable: true })
+  clipEndTime!: number | null;
+
   // what the probe found (null until RecordProbe)
   @Column({ type: 'double precision', nullable: true })
   duration!: number | null;
@@ -71,9 +96,9 @@ export class AssetEntity {
   @Column({ name: 'aspect_ratio', type: 'text', nullable: true })
   aspectRatio!: string | null;
 
-  /** Tracks as the proto carries them, each with the id this service gave it. */
+  /** Tracks as the proto carries them, each with the id this service gave it; those made on request with their source. */
   @Column({ type: 'jsonb' })
-  tracks!: assets.Track[];
+  tracks!: StoredTrack[];
 
   /** Null or `{}` means a standard input. */
   @Column({ name: 'non_standard_input_reasons', type: 'jsonb', nullable: true })
@@ -89,6 +114,28 @@ export class AssetEntity {
   /** Live recordings: their spans of content and slate (null for other assets). */
   @Column({ name: 'recording_times', type: 'jsonb', nullable: true })
   recordingTimes!: assets.RecordingTime[] | null;
+
+  /** Static MP4/M4A renditions: mp4_support's once made, the Static Renditions API's from their request on. */
+  @Column({ name: 'static_renditions', type: 'jsonb' })
+  staticRenditions!: StoredStaticRendition[];
+
+  /** mp4_support's files as a whole; null while mp4_support is `none`. */
+  @Column({ name: 'static_renditions_status', type: 'text', nullable: true })
+  staticRenditionsStatus!: Mp4SupportStatus | null;
+
+  /** The temporary master MP4; null while master_access is `none`. */
+  @Column({ name: 'master_status', type: 'text', nullable: true })
+  masterStatus!: MasterStatus | null;
+
+  /** Ready masters: the random token of the URL, the URL and when it stops working. */
+  @Column({ name: 'master_token', type: 'text', nullable: true })
+  masterToken!: string | null;
+
+  @Column({ name: 'master_url', type: 'text', nullable: true })
+  masterUrl!: string | null;
+
+  @Column({ name: 'master_expires_at', type: 'timestamptz', nullable: true })
+  masterExpiresAt!: Date | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

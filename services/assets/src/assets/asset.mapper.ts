@@ -1,7 +1,14 @@
 import { unixSeconds } from '@platform/ids';
 import { assets } from '@platform/proto';
 import { PlaybackIdEntity } from '../playback-ids/playback-id.entity';
-import { AssetEntity } from './asset.entity';
+import { publicTrack } from '../tracks/stored-track';
+import { toMasterMessage, toStaticRenditionsMessage } from '../static-renditions/static-rendition.mapper';
+import { AssetEntity, StoredInput } from './asset.entity';
+
+/** A stored input as the proto message (repeated fields present, even empty). */
+export function toInputMessage(input: StoredInput): assets.AssetInput {
+  return { ...structuredClone(input), generated_subtitles: structuredClone(input.generated_subtitles ?? []) };
+}
 
 export function toPlaybackIdMessage(p: PlaybackIdEntity): assets.PlaybackId {
   return { id: p.id, policy: p.policy };
@@ -16,7 +23,7 @@ export function toAssetMessage(a: AssetEntity, playbackIds: PlaybackIdEntity[]):
     encoding_tier: a.encodingTier,
     video_quality: a.videoQuality,
     playback_ids: playbackIds.map(toPlaybackIdMessage),
-    tracks: a.tracks.map((t) => ({ ...t })),
+    tracks: a.tracks.map(publicTrack),
     master_access: a.masterAccess,
     mp4_support: a.mp4Support,
     normalize_audio: a.normalizeAudio,
@@ -34,6 +41,11 @@ export function toAssetMessage(a: AssetEntity, playbackIds: PlaybackIdEntity[]):
   if (a.errors !== null) message.errors = { type: a.errors.type, messages: [...a.errors.messages] };
   if (a.uploadId !== null) message.upload_id = a.uploadId;
   if (a.liveStreamId !== null) message.live_stream_id = a.liveStreamId;
+  if (a.sourceAssetId !== null) message.source_asset_id = a.sourceAssetId;
   if (a.passthrough !== null) message.passthrough = a.passthrough;
+  const staticRenditions = toStaticRenditionsMessage(a);
+  if (staticRenditions) message.static_renditions = staticRenditions;
+  const master = toMasterMessage(a);
+  if (master) message.master = master;
   return message;
 }

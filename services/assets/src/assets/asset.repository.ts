@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assets } from '@platform/proto';
 import { DataSource, EntityManager } from 'typeorm';
+import type { StoredTrack } from '../tracks/stored-track';
+import { MasterStatus, Mp4SupportStatus, StoredStaticRendition } from '../static-renditions/stored-static-rendition';
 import { AssetEntity, AssetStatus, StoredInput } from './asset.entity';
 
 interface AssetRow {
@@ -18,16 +20,25 @@ interface AssetRow {
   ingest_type: string;
   upload_id: string | null;
   live_stream_id: string | null;
+  source_asset_id: string | null;
+  clip_start_time: number | null;
+  clip_end_time: number | null;
   duration: number | null;
   max_stored_resolution: string | null;
   resolution_tier: string | null;
   max_stored_frame_rate: number | null;
   aspect_ratio: string | null;
-  tracks: assets.Track[];
+  tracks: StoredTrack[];
   non_standard_input_reasons: Record<string, string> | null;
   input_info: assets.InputInfo[] | null;
   errors: assets.AssetErrors | null;
   recording_times: assets.RecordingTime[] | null;
+  static_renditions: StoredStaticRendition[];
+  static_renditions_status: Mp4SupportStatus | null;
+  master_status: MasterStatus | null;
+  master_token: string | null;
+  master_url: string | null;
+  master_expires_at: Date | null;
   created_at: Date;
   updated_at: Date | null;
 }
@@ -48,6 +59,9 @@ function fromRow(row: AssetRow): AssetEntity {
     ingestType: row.ingest_type,
     uploadId: row.upload_id,
     liveStreamId: row.live_stream_id,
+    sourceAssetId: row.source_asset_id,
+    clipStartTime: row.clip_start_time,
+    clipEndTime: row.clip_end_time,
     duration: row.duration,
     maxStoredResolution: row.max_stored_resolution,
     resolutionTier: row.resolution_tier,
@@ -58,6 +72,12 @@ function fromRow(row: AssetRow): AssetEntity {
     inputInfo: row.input_info,
     errors: row.errors,
     recordingTimes: row.recording_times,
+    staticRenditions: row.static_renditions,
+    staticRenditionsStatus: row.static_renditions_status,
+    masterStatus: row.master_status,
+    masterToken: row.master_token,
+    masterUrl: row.master_url,
+    masterExpiresAt: row.master_expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -130,6 +150,26 @@ export class AssetRepository {
     // pg answers a DELETE … RETURNING as [rows, count]
     const [rows] = await manager.query<[AssetRow[], number]>('DELETE FROM "assets"."assets" WHERE "id" = $1 RETURNING *', [id]);
     return first(rows);
+  }
+
+  /** The asset whose master URL carries this token (any state: the caller checks it). */
+  async findByMasterToken(token: string): Promise<AssetEntity | null> {
+    return first(await this.dataSource.query('SELECT * FROM "assets"."assets" WHERE "master_token" = $1', [token]));
+  }
+
+  /** Ids of assets whose master URL expired by `now`, soonest first. */
+  async findExpiredMasterIds(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<Array<{ id: string }>>(
+      'SELECT "id" FROM "assets"."assets" WHERE "master_expires_at" <= $1 ORDER BY "master_expires_at", "id" LIMIT $2',
+      [now, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** When the next master URL expires (undefined: none is ready). */
+  async nextMasterExpiry(): Promise<Date | undefined> {
+    const [row] = await this.dataSource.query<Array<{ at: Date | null }>>('SELECT min("master_expires_at") AS "at" FROM "assets"."assets"');
+    return row?.at ?? undefined;
   }
 
   /** Ids of test assets created before `cutoff`, oldest first. */

@@ -1,6 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { assets, common } from '@platform/proto';
 import { PlaybackIdsService } from '../playback-ids/playback-ids.service';
+import { TracksService } from '../tracks/tracks.service';
 import { AssetsService } from './assets.service';
 
 @Controller()
@@ -9,6 +10,7 @@ export class AssetsGrpcController implements assets.AssetsServiceController {
   constructor(
     @Inject(AssetsService) private readonly assets: AssetsService,
     @Inject(PlaybackIdsService) private readonly playbackIds: PlaybackIdsService,
+    @Inject(TracksService) private readonly tracks: TracksService,
   ) {}
 
   createAsset(request: assets.CreateAssetRequest): Promise<assets.Asset> {
@@ -54,5 +56,17 @@ export class AssetsGrpcController implements assets.AssetsServiceController {
 
   lookupPlaybackId(request: common.IdRequest): Promise<assets.PlaybackIdOwner> {
     return this.playbackIds.lookup(request.id);
+  }
+
+  createTrack(request: assets.CreateTrackRequest): Promise<assets.Track> {
+    return this.tracks.create(request);
+  }
+
+  deleteTrack(request: assets.TrackRequest): Promise<common.Empty> {
+    return this.tracks.delete(request).then(() => ({}));
+  }
+
+  generateSubtitles(request: assets.GenerateSubtitlesRequest): Promise<assets.TrackList> {
+    return this.tracks.generateSubtitles(request);
   }
 }

@@ -6,9 +6,11 @@ import { rejection } from '@platform/testing';
 import { assetsFixture } from '../testing/assets-fixture';
 
 const URL = 'https://media.example/video.mp4';
+const input = (url: string): assets.AssetInput => ({ url, generated_subtitles: [] });
 const request = (fields: Partial<assets.CreateAssetRequest> = {}): assets.CreateAssetRequest => ({
-  input: [{ url: URL }],
+  input: [input(URL)],
   playback_policy: [],
+  static_renditions: [],
   ...fields,
 });
 const JAN_1_2024 = '1704067200';
@@ -114,15 +116,46 @@ describe('AssetsService', () => {
       expect(created).toMatchObject({ max_resolution_tier: '2160p', test: true, mp4_support: 'none', master_access: 'none', normalize_audio: false });
     });
 
+    it('takes a watermark input and normalize_audio, and hands both to the transcoder in the ingest spec', async () => {
+      const { service, assets: rows, processing } = assetsFixture();
+      const watermark = {
+        ...input('https://media.example/logo.png'),
+        overlay_settings: { vertical_align: 'bottom', vertical_margin: '5%', width: '10%', opacity: '80%' },
+      };
+      const created = await service.create(
+        request({ input: [input(URL), watermark], normalize_audio: true, max_resolution_tier: '1440p', video_quality: 'premium' }),
+      );
+      expect(created).toMatchObject({ status: 'preparing', normalize_audio: true });
+      expect(rows.rows.get(created.id)!.inputs).toEqual([
+        { url: URL },
+        { url: 'https://media.example/logo.png', overlay_settings: { vertical_align: 'bottom', vertical_margin: '5%', width: '10%', opacity: '80%' } },
+      ]);
+      const spec = await processing.getIngestSpec(created.id);
+      expect(spec).toMatchObject({ normalize_audio: true, max_resolution_tier: '1440p', video_quality: 'premium', encoding_tier: 'premium' });
+      expect(spec.input[1].overlay_settings).toEqual(watermark.overlay_settings);
+    });
+
     it('takes an asset of a direct upload without an input url, with its upload id and ingest type', async () => {
       const { service } = assetsFixture();
-      const created = await service.create({ input: [], playback_policy: ['public'], upload_id: 'up1', ingest_type: 'on_demand_direct_upload' });
+      const created = await service.create({
+        input: [],
+        static_renditions: [],
+        playback_policy: ['public'],
+        upload_id: 'up1',
+        ingest_type: 'on_demand_direct_upload',
+      });
       expect(created).toMatchObject({ upload_id: 'up1', ingest_type: 'on_demand_direct_upload', status: 'preparing' });
     });
 
     it('keeps the stored file of a direct upload as its input, and makes one asset per upload however often asked', async () => {
       const { service, assets: rows, events } = assetsFixture();
-      const upload = { input: [{ object_key: 'uploads/up2/source' }], playback_policy: ['public'], upload_id: 'up2', ingest_type: 'on_demand_direct_upload' };
+      const upload = {
+        input: [{ object_key: 'uploads/up2/source', generated_subtitles: [] }],
+        static_renditions: [],
+        playback_policy: ['public'],
+        upload_id: 'up2',
+        ingest_type: 'on_demand_direct_upload',
+      };
       const first = await service.create(upload);
       const again = await service.create(upload);
       expect(again.id).toBe(first.id);
@@ -135,22 +168,27 @@ describe('AssetsService', () => {
     it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
       [
         'a url on a direct upload',
-        { input: [{ url: URL }], upload_id: 'up3', ingest_type: 'on_demand_direct_upload' },
+        { input: [{ url: URL, generated_subtitles: [] }], upload_id: 'up3', ingest_type: 'on_demand_direct_upload' },
         ['input[0].url: must be omitted for a direct upload (the uploaded file is the main input)'],
       ],
       [
         'a url on a live stream’s asset',
-        { input: [{ url: URL }], live_stream_id: 'ls1', ingest_type: 'live_rtmp' },
+        { input: [{ url: URL, generated_subtitles: [] }], live_stream_id: 'ls1', ingest_type: 'live_rtmp' },
         ['input[0].url: must be omitted for a live stream (the stream is the main input)'],
       ],
       [
+        'normalize_audio on a live stream’s asset (on-demand assets only)',
+        { input: [], live_stream_id: 'ls1', ingest_type: 'live_srt', normalize_audio: true },
+        ["normalize_audio: only for on-demand assets (a live stream's recordings are not normalized)"],
+      ],
+      [
         'a stored file on a URL asset',
-        { input: [{ url: URL, object_key: 'uploads/x/source' }] },
+        { input: [{ url: URL, object_key: 'uploads/x/source', generated_subtitles: [] }] },
         ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)'],
       ],
       [
         'a stored file outside uploads/',
-        { input: [{ object_key: 'assets/x/hls/master.m3u8' }], upload_id: 'x', ingest_type: 'on_demand_direct_upload' },
+        { input: [{ object_key: 'assets/x/hls/master.m3u8', generated_subtitles: [] }], upload_id: 'x', ingest_type: 'on_demand_direct_upload' },
         ['input[0].object_key: only the uploads service names a stored file (uploads/{id}/source)'],
       ],
     ])('refuses %s', async (_name, fields, messages) => {
@@ -163,10 +201,10 @@ describe('AssetsService', () => {
 
     it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
       ['no input', { input: [] }, ['input: is required (the URL of a media file)']],
-      ['an input without url', { input: [{}] }, ['input[0].url: is required']],
-      ['an ftp url', { input: [{ url: 'ftp://media.example/a.mp4' }] }, ['input[0].url: must be an http or https URL']],
-      ['a relative url', { input: [{ url: '/a.mp4' }] }, ['input[0].url: must be an http or https URL']],
-      ['a file url', { input: [{ url: 'file:///etc/passwd' }] }, ['input[0].url: must be an http or https URL']],
+      ['an input without url', { input: [{ generated_subtitles: [] }] }, ['input[0].url: is required']],
+      ['an ftp url', { input: [{ url: 'ftp://media.example/a.mp4', generated_subtitles: [] }] }, ['input[0].url: must be an http or https URL']],
+      ['a relative url', { input: [{ url: '/a.mp4', generated_subtitles: [] }] }, ['input[0].url: must be an http or https URL']],
+      ['a file url', { input: [{ url: 'file:///etc/passwd', generated_subtitles: [] }] }, ['input[0].url: must be an http or https URL']],
       ['an unknown policy', { playback_policy: ['public', 'everyone'] }, ['playback_policy[1]: must be one of "public", "signed"']],
       ['a long passthrough', { passthrough: 'x'.repeat(256) }, ['passthrough: must be at most 255 characters']],
       ['a 720p max tier', { max_resolution_tier: '720p' }, ['max_resolution_tier: must be one of "1080p", "1440p", "2160p"']],
@@ -190,7 +228,7 @@ describe('AssetsService', () => {
       ],
       [
         'several problems',
-        { input: [{ url: 'rtmp://x/y' }], passthrough: 'x'.repeat(300), playback_policy: ['drm'] },
+        { input: [{ url: 'rtmp://x/y', generated_subtitles: [] }], passthrough: 'x'.repeat(300), playback_policy: ['drm'] },
         ['input[0].url: must be an http or https URL', 'playback_policy[0]: must be one of "public", "signed"', 'passthrough: must be at most 255 characters'],
       ],
     ])('refuses %s with INVALID_PARAMETERS naming the field, storing and emitting nothing', async (_name, fields, messages) => {
@@ -204,15 +242,14 @@ describe('AssetsService', () => {
 
     it.each<[string, Partial<assets.CreateAssetRequest>, string[]]>([
       [
-        'a second input',
-        { input: [{ url: URL }, { url: 'https://media.example/subs.vtt' }] },
-        ['input[1]: more than one input (audio and text tracks, overlays) is not implemented yet'],
+        'a watermark on a live stream',
+        {
+          input: [{ generated_subtitles: [] }, { ...input('https://media.example/logo.png'), overlay_settings: {} }],
+          ingest_type: 'live_rtmp',
+          live_stream_id: 'ls1',
+        },
+        ['input[1].overlay_settings: watermarks on live streams are not implemented yet (live video is packaged without re-encoding)'],
       ],
-      ['a clip', { input: [{ url: 'svc://assets/abc' }] }, ['input[0].url: clips from svc://assets/{asset_id} are not implemented yet']],
-      ['a Mux clip url', { input: [{ url: 'mux://assets/abc' }] }, ['input[0].url: clips from svc://assets/{asset_id} are not implemented yet']],
-      ['mp4_support standard', { mp4_support: 'standard' }, ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"']],
-      ['master_access temporary', { master_access: 'temporary' }, ['master_access: "temporary" is not implemented yet (master MP4 downloads); use "none"']],
-      ['normalize_audio', { normalize_audio: true }, ['normalize_audio: true is not implemented yet (audio loudness normalization); use false']],
     ])('answers NOT_IMPLEMENTED for %s, storing nothing', async (_name, fields, messages) => {
       const { service, assets: rows, events } = assetsFixture();
       const error = await rejection(service.create(request(fields)));
@@ -224,7 +261,7 @@ describe('AssetsService', () => {
 
     it('reports invalid fields before features not built yet', async () => {
       const { service } = assetsFixture();
-      const error = await rejection(service.create(request({ mp4_support: 'standard', passthrough: 'x'.repeat(256) })));
+      const error = await rejection(service.create(request({ normalize_audio: true, passthrough: 'x'.repeat(256) })));
       expect(error.code).toBe(ErrorCode.INVALID_PARAMETERS);
     });
   });
@@ -398,7 +435,7 @@ describe('AssetsService', () => {
       const { asset } = f.stored();
       expect(await f.service.getInputInfo(asset.id)).toEqual({ items: [] });
       const info: assets.InputInfo = {
-        settings: { url: 'https://media.example/in.mp4' },
+        settings: { url: 'https://media.example/in.mp4', generated_subtitles: [] },
         file: {
           container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
           tracks: [{ type: 'video', width: 1280, height: 720, frame_rate: 30, encoding: 'h264', duration: 6 }],

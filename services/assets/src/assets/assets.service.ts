@@ -7,11 +7,15 @@ import { assets } from '@platform/proto';
 import { assetKeys, OBJECT_STORE, ObjectStore, uploadKeys } from '@platform/storage';
 import { PlaybackIdEntity } from '../playback-ids/playback-id.entity';
 import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
-import { AssetEntity } from './asset.entity';
-import { ASSET_EVENTS, emitAssetEvent } from './asset-events';
+import { emitDownloadEvents } from '../static-renditions/download-events';
+import { initialDownloads } from '../static-renditions/download-state';
+import { inputTracks } from '../tracks/stored-track';
+import { AssetEntity, StoredInput } from './asset.entity';
+import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent, TRACK_EVENTS } from './asset-events';
 import { toAssetMessage } from './asset.mapper';
 import { AssetRepository } from './asset.repository';
 import { PASSTHROUGH_MAX, validAssetSettings } from './asset-settings';
+import { ClipCut, ClipSources } from './clip-source';
 
 export const DEFAULT_LIMIT = 25;
 
@@ -22,39 +26,51 @@ export const DEFAULT_LIMIT = 25;
 @Injectable()
 export class AssetsService {
   private readonly logger = new Logger('AssetsService');
+  private readonly clipSources: ClipSources;
 
   constructor(
     @Inject(AssetRepository) private readonly assets: AssetRepository,
     @Inject(PlaybackIdRepository) private readonly playbackIds: PlaybackIdRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
-  ) {}
+  ) {
+    this.clipSources = new ClipSources(assets, store);
+  }
 
   /**
-   * A new asset is `preparing`; video.asset.created starts the transcoder. An upload has one
-   * asset: a repeated create for the same upload_id (the uploads service retrying) returns it.
+   * A new asset is `preparing`; video.asset.created starts the transcoder. Its text and audio inputs
+   * and generated subtitles are tracks, `preparing`, each with video.asset.track.created (their tasks
+   * run once the asset is ready). An upload has one asset: a repeated create for the same upload_id
+   * (the uploads service retrying) returns it. A clip's source is checked first (ClipSources) and its
+   * cut stored with it.
    */
   async create(request: assets.CreateAssetRequest): Promise<assets.Asset> {
-    const { playbackPolicies, ...settings } = validAssetSettings(request);
+    const { playbackPolicies, classified, staticRenditions, ...settings } = validAssetSettings(request);
+    const clip = classified.clipSourceAssetId === undefined ? undefined : await this.clipCut(classified.clipSourceAssetId, settings.inputs[0]);
     if (settings.uploadId) {
       const existing = await this.assets.findByUploadId(settings.uploadId);
       if (existing) return toAssetMessage(existing, await this.playbackIds.findByAssetId(existing.id));
     }
     const now = new Date();
+    const downloads = initialDownloads({ ...settings, staticRenditions }, now, newId);
     const asset: AssetEntity = {
       id: newId(),
       status: 'preparing',
       ...settings,
+      sourceAssetId: clip?.sourceAssetId ?? null,
+      clipStartTime: clip?.startTime ?? null,
+      clipEndTime: clip?.endTime ?? null,
       duration: null,
       recordingTimes: null,
       maxStoredResolution: null,
       resolutionTier: null,
       maxStoredFrameRate: null,
       aspectRatio: null,
-      tracks: [],
+      tracks: inputTracks(classified.stored, classified.roles),
       nonStandardInputReasons: null,
       inputInfo: null,
       errors: null,
+      ...downloads.fields,
       createdAt: now,
       updatedAt: null,
     };
@@ -64,6 +80,8 @@ export class AssetsService {
         await this.assets.insert(manager, asset);
         await this.playbackIds.insert(manager, playbackIds);
         emitAssetEvent(emit, ASSET_EVENTS.created, asset, playbackIds);
+        for (const track of asset.tracks) emitTrackEvent(emit, TRACK_EVENTS.created, asset, track);
+        emitDownloadEvents(emit, asset, playbackIds, downloads.events);
       });
     } catch (err) {
       // A concurrent create for the same upload won the unique index: return its asset.
@@ -72,6 +90,10 @@ export class AssetsService {
       return toAssetMessage(winner, await this.playbackIds.findByAssetId(winner.id));
     }
     return toAssetMessage(asset, playbackIds);
+  }
+
+  private clipCut(sourceAssetId: string, input: StoredInput): Promise<ClipCut> {
+    return this.clipSources.resolve(sourceAssetId, input.start_time, input.end_time);
   }
 
   /** CreateAsset's checks alone (uploads validate their new_asset_settings with them). */

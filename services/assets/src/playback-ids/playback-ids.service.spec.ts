@@ -79,6 +79,7 @@ describe('PlaybackIdsService', () => {
       policy: 'signed',
       object: { type: 'asset', id: asset.id },
       status: 'ready',
+      renditions: [],
     });
     const unknown = await rejection(f.playback.lookup('nope'));
     expect([unknown.code, unknown.messages]).toEqual([ErrorCode.NOT_FOUND, ['Playback ID not found']]);

@@ -10,6 +10,7 @@ import { toPlaybackIdMessage } from '../assets/asset.mapper';
 import { AssetRepository } from '../assets/asset.repository';
 import { validPlaybackPolicy } from '../assets/asset-settings';
 import { notFound as assetNotFound } from '../assets/assets.service';
+import { playbackRenditions } from '../tracks/stored-track';
 import { PlaybackIdEntity } from './playback-id.entity';
 import { PlaybackIdRepository } from './playback-id.repository';
 
@@ -53,7 +54,7 @@ export class PlaybackIdsService {
     });
   }
 
-  /** GET /video/v1/playback-ids/{id}: the owner, and its status for the playback host. */
+  /** GET /video/v1/playback-ids/{id}: the owner, and its status and track renditions for the playback host. */
   async lookup(id: string): Promise<assets.PlaybackIdOwner> {
     const playbackId = await this.playbackIds.findById(id);
     const asset = playbackId ? await this.assets.findById(playbackId.assetId) : null;
@@ -65,6 +66,7 @@ export class PlaybackIdsService {
       object: { type: 'asset', id: asset.id },
       status: asset.status,
       ...(isLive ? { is_live: true } : {}),
+      renditions: playbackRenditions(asset.tracks),
     };
   }
 

@@ -16,7 +16,10 @@ const probe = (assetId: string, fields: Partial<assets.RecordProbeRequest> = {})
   ],
   non_standard_input_reasons: {},
   input_info: [
-    { settings: { url: 'https://media.example/in.mp4' }, file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1280 }] } },
+    {
+      settings: { url: 'https://media.example/in.mp4', generated_subtitles: [] },
+      file: { container_format: 'mov,mp4,m4a,3gp,3g2,mj2', tracks: [{ type: 'video', width: 1280 }] },
+    },
   ],
   recording_times: [],
   ...fields,
@@ -30,12 +33,27 @@ describe('AssetProcessingService', () => {
       expect(await f.processing.getIngestSpec(asset.id)).toEqual({
         asset_id: asset.id,
         status: 'preparing',
-        input: [{ url: 'https://media.example/in.mp4' }],
+        input: [{ url: 'https://media.example/in.mp4', generated_subtitles: [] }],
         test: true,
         max_resolution_tier: '1440p',
         encoding_tier: 'baseline',
         video_quality: 'basic',
         normalize_audio: false,
+      });
+    });
+
+    it('gives a clip’s cut: its source and the times resolved at create', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({
+        ingestType: 'on_demand_clip',
+        inputs: [{ url: 'svc://assets/src1', start_time: 2.5 }],
+        sourceAssetId: 'src1',
+        clipStartTime: 2.5,
+        clipEndTime: 9.75,
+      });
+      expect(await f.processing.getIngestSpec(asset.id)).toMatchObject({
+        input: [{ url: 'svc://assets/src1', start_time: 2.5, generated_subtitles: [] }],
+        clip: { source_asset_id: 'src1', start_time: 2.5, end_time: 9.75 },
       });
     });
 
@@ -219,12 +237,12 @@ describe('AssetProcessingService', () => {
       ]);
 
       f.events.length = 0;
-      const after = await f.processing.setTrackStatus({ asset_id: asset.id, track_id: final.id, status: 'ready' });
+      const after = await f.trackProcessing.setTrackStatus({ asset_id: asset.id, track_id: final.id, status: 'ready' });
       expect(after.tracks[2]).toEqual({ ...final, status: 'ready' });
       expect(f.events).toEqual([
         { type: 'video.asset.track.ready', object: { type: 'track', id: final.id }, data: { ...final, status: 'ready', asset_id: asset.id } },
       ]);
-      expect(await f.processing.setTrackStatus({ asset_id: asset.id, track_id: final.id, status: 'ready' })).toEqual(after);
+      expect(await f.trackProcessing.setTrackStatus({ asset_id: asset.id, track_id: final.id, status: 'ready' })).toEqual(after);
       expect(f.events).toHaveLength(1);
     });
 
@@ -233,14 +251,14 @@ describe('AssetProcessingService', () => {
       const { asset } = f.stored();
       const probed = await f.processing.recordProbe(probe(asset.id, { tracks: [generated('preparing')] }));
       f.events.length = 0;
-      const errored = await f.processing.setTrackStatus({ asset_id: asset.id, track_id: probed.tracks[0].id, status: 'errored' });
+      const errored = await f.trackProcessing.setTrackStatus({ asset_id: asset.id, track_id: probed.tracks[0].id, status: 'errored' });
       expect(errored.tracks[0].status).toBe('errored');
       expect(f.events.map((e) => e.type)).toEqual(['video.asset.track.errored']);
 
-      const bad = await rejection(f.processing.setTrackStatus({ asset_id: asset.id, track_id: probed.tracks[0].id, status: 'preparing' }));
+      const bad = await rejection(f.trackProcessing.setTrackStatus({ asset_id: asset.id, track_id: probed.tracks[0].id, status: 'preparing' }));
       expect([bad.code, bad.messages]).toEqual([ErrorCode.INVALID_PARAMETERS, ['status: must be ready or errored']]);
-      expect((await rejection(f.processing.setTrackStatus({ asset_id: asset.id, track_id: 'nope', status: 'ready' }))).code).toBe(ErrorCode.NOT_FOUND);
-      expect((await rejection(f.processing.setTrackStatus({ asset_id: 'gone', track_id: 'nope', status: 'ready' }))).code).toBe(ErrorCode.NOT_FOUND);
+      expect((await rejection(f.trackProcessing.setTrackStatus({ asset_id: asset.id, track_id: 'nope', status: 'ready' }))).code).toBe(ErrorCode.NOT_FOUND);
+      expect((await rejection(f.trackProcessing.setTrackStatus({ asset_id: 'gone', track_id: 'nope', status: 'ready' }))).code).toBe(ErrorCode.NOT_FOUND);
       expect(f.events).toHaveLength(1);
     });
   });

@@ -3,14 +3,17 @@ import { DomainError } from '@platform/errors';
 import { Emit, UnitOfWork } from '@platform/events';
 import { assets } from '@platform/proto';
 import { EntityManager } from 'typeorm';
-import { AssetEntity } from '../assets/asset.entity';
+import { AssetEntity, StoredInput } from '../assets/asset.entity';
 import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent, emitWarningEvent, TRACK_EVENTS } from '../assets/asset-events';
-import { toAssetMessage } from '../assets/asset.mapper';
+import { toAssetMessage, toInputMessage } from '../assets/asset.mapper';
 import { AssetRepository } from '../assets/asset.repository';
 import { notFound } from '../assets/assets.service';
 import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
+import { emitDownloadEvents } from '../static-renditions/download-events';
+import { downloadsOnError } from '../static-renditions/download-state';
 import { AssetWarningRepository } from './asset-warning.repository';
 import { checkErrors, checkProbe, checkWarning } from './probe-fields';
+import { isOwnTrack, namedPrimaryAudio } from '../tracks/stored-track';
 import { withTrackIds } from './track-ids';
 
 /**
@@ -34,25 +37,36 @@ export class AssetProcessingService {
     return {
       asset_id: asset.id,
       status: asset.status,
-      input: asset.inputs.map((i) => ({ ...i })),
+      input: asset.inputs.map(toInputMessage),
       test: asset.test,
       max_resolution_tier: asset.maxResolutionTier,
       encoding_tier: asset.encodingTier,
       video_quality: asset.videoQuality,
       normalize_audio: asset.normalizeAudio,
+      ...(asset.sourceAssetId !== null
+        ? { clip: { source_asset_id: asset.sourceAssetId, start_time: asset.clipStartTime ?? 0, end_time: asset.clipEndTime ?? 0 } }
+        : {}),
     };
   }
 
   /**
    * Stores the probe's fields (the asset stays as it is: preparing, or ready when a job is
-   * redone). Emits video.asset.track.created for each track not recorded before, and
+   * redone). The tracks it found replace those it found before (the primary audio track named by the
+   * main input's `name` and `language_code`); tracks made on request (text, alternate audio, generated
+   * subtitles) stay after them. Emits video.asset.track.created for each track not recorded before, and
    * video.asset.non_standard_input_detected when the reasons are new.
    */
   async recordProbe(request: assets.RecordProbeRequest): Promise<assets.Asset> {
     checkProbe(request);
     return this.transition(request.asset_id, async (asset, manager, emit) => {
       if (asset.status === 'errored') throw DomainError.precondition('Asset is errored; its probe can no longer be recorded');
-      const { tracks, added } = withTrackIds(asset.tracks, request.tracks ?? []);
+      const own = asset.tracks.filter(isOwnTrack);
+      const probed = (request.tracks ?? []).map((t) => namedPrimaryAudio(t, asset.inputs[0]));
+      const { tracks: found, added } = withTrackIds(
+        asset.tracks.filter((t) => !isOwnTrack(t)),
+        probed,
+      );
+      const tracks = [...found, ...own];
       const reasons = { ...(request.non_standard_input_reasons ?? {}) };
       const hasReasons = Object.keys(reasons).length > 0;
       const reasonsAreNew = hasReasons && !sameReasons(reasons, asset.nonStandardInputReasons ?? {});
@@ -64,7 +78,7 @@ export class AssetProcessingService {
         aspectRatio: request.aspect_ratio ?? null,
         tracks,
         nonStandardInputReasons: hasReasons ? reasons : null,
-        inputInfo: (request.input_info ?? []).map(plainInputInfo),
+        inputInfo: (request.input_info ?? []).map((info, i) => plainInputInfo(info, asset.inputs[i])),
         ...(request.recording_times && request.recording_times.length > 0
           ? { recordingTimes: request.recording_times.map((r) => ({ started_at: r.started_at, duration: r.duration, type: r.type })) }
           : {}),
@@ -88,36 +102,17 @@ export class AssetProcessingService {
     });
   }
 
-  /**
-   * A track made after its asset (generated subtitles): `preparing` → `ready` or `errored`, with
-   * video.asset.track.ready / .errored; a repeat changes nothing.
-   */
-  async setTrackStatus(request: assets.SetTrackStatusRequest): Promise<assets.Asset> {
-    if (request.status !== 'ready' && request.status !== 'errored') throw DomainError.invalid('status: must be ready or errored');
-    return this.transition(request.asset_id, async (asset, manager, emit) => {
-      const track = asset.tracks.find((t) => t.id === request.track_id);
-      if (!track) throw DomainError.notFound('Track');
-      if (track.status === request.status) return asset;
-      const updated = await this.save(manager, asset.id, { tracks: asset.tracks.map((t) => (t.id === track.id ? { ...t, status: request.status } : t)) });
-      const event = request.status === 'ready' ? TRACK_EVENTS.ready : TRACK_EVENTS.errored;
-      emitTrackEvent(
-        emit,
-        event,
-        updated,
-        updated.tracks.find((t) => t.id === track.id)!,
-      );
-      return updated;
-    });
-  }
-
   /** preparing → errored with errors{type, messages}, with video.asset.errored; a repeat changes nothing. */
   async markErrored(request: assets.MarkErroredRequest): Promise<assets.Asset> {
     const errors = checkErrors(request.errors);
     return this.transition(request.asset_id, async (asset, manager, emit) => {
       if (asset.status === 'errored') return asset;
       if (asset.status === 'ready') throw DomainError.precondition('Asset is ready; it cannot become errored');
-      const updated = await this.save(manager, asset.id, { status: 'errored', errors });
-      emitAssetEvent(emit, ASSET_EVENTS.errored, updated, await this.playbackIds.findByAssetId(asset.id, manager));
+      const downloads = downloadsOnError(asset);
+      const updated = await this.save(manager, asset.id, { status: 'errored', errors, ...downloads.changes });
+      const playbackIds = await this.playbackIds.findByAssetId(asset.id, manager);
+      emitAssetEvent(emit, ASSET_EVENTS.errored, updated, playbackIds);
+      emitDownloadEvents(emit, updated, playbackIds, downloads.events);
       return updated;
     });
   }
@@ -163,11 +158,15 @@ function sameReasons(a: Record<string, string>, b: Record<string, string>): bool
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
-/** Input info as stored: proto defaults and absent fields dropped. */
-function plainInputInfo(info: assets.InputInfo): assets.InputInfo {
+/**
+ * Input info as stored: the settings applied to the input as the asset stored them (a direct upload's
+ * stored file left out: its settings show no url, as Mux's do), the file as probed, absent fields dropped.
+ */
+function plainInputInfo(info: assets.InputInfo, input: StoredInput | undefined): assets.InputInfo {
   const clean = <T extends object>(v: T): T => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== null)) as T;
+  const { object_key: _stored, ...settings } = input ?? {};
   return {
-    settings: clean({ ...(info.settings ?? {}) }),
+    settings: toInputMessage(settings),
     file: info.file ? { container_format: info.file.container_format, tracks: (info.file.tracks ?? []).map((t) => clean({ ...t })) } : undefined,
   };
 }

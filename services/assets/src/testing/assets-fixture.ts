@@ -1,3 +1,4 @@
+import { loadConfig } from '@platform/config';
 import { fakeUnitOfWork } from '@platform/testing';
 import { AssetEntity } from '../assets/asset.entity';
 import { AssetRepository } from '../assets/asset.repository';
@@ -6,11 +7,20 @@ import { PlaybackIdEntity, PlaybackPolicy } from '../playback-ids/playback-id.en
 import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
 import { PlaybackIdsService } from '../playback-ids/playback-ids.service';
 import { AssetProcessingService } from '../processing/asset-processing.service';
+import { MasterAccessService } from '../masters/master-access.service';
+import { DownloadChanges } from '../static-renditions/download-changes';
+import { NO_DOWNLOADS } from '../static-renditions/download-state';
+import { StaticRenditionsService } from '../static-renditions/static-renditions.service';
+import { TrackProcessingService } from '../tracks/track-processing.service';
+import { TracksService } from '../tracks/tracks.service';
 import { InMemoryObjectStore } from './in-memory-object-store';
 import { InMemoryAssetRepository, InMemoryAssetWarningRepository, InMemoryPlaybackIdRepository } from './in-memory-repositories';
 
-/** The services of this app over in-memory repositories, object store and unit of work. */
-export function assetsFixture() {
+/**
+ * The services of this app over in-memory repositories, object store and unit of work; `clock.now` is
+ * settable (static renditions and masters read it), `config` takes the environment's defaults.
+ */
+export function assetsFixture(env: NodeJS.ProcessEnv = {}) {
   const assets = new InMemoryAssetRepository();
   const playbackIds = new InMemoryPlaybackIdRepository();
   const store = new InMemoryObjectStore();
@@ -19,7 +29,17 @@ export function assetsFixture() {
   const assetRepository = assets as unknown as AssetRepository;
   const playbackIdRepository = playbackIds as unknown as PlaybackIdRepository;
   const service = new AssetsService(assetRepository, playbackIdRepository, unitOfWork, store);
+  /** The services' clock: `clock.at` moves it (2024-01-02 unless set). */
+  const clock = {
+    at: new Date(Date.UTC(2024, 0, 2)),
+    now(): Date {
+      return new Date(this.at);
+    },
+  };
+  const config = loadConfig({ STREAM_BASE_URL: 'https://stream.test', ...env });
+  const downloads = new DownloadChanges(assetRepository, playbackIdRepository, unitOfWork, store);
   return {
+    clock,
     assets,
     playbackIds,
     warnings,
@@ -29,6 +49,11 @@ export function assetsFixture() {
     service,
     playback: new PlaybackIdsService(assetRepository, playbackIdRepository, unitOfWork),
     processing: new AssetProcessingService(assetRepository, playbackIdRepository, warnings, unitOfWork),
+    tracks: new TracksService(assetRepository, playbackIdRepository, unitOfWork, store, clock),
+    trackProcessing: new TrackProcessingService(assetRepository, playbackIdRepository, unitOfWork),
+    config,
+    staticRenditions: new StaticRenditionsService(downloads, assetRepository, playbackIdRepository, store, clock),
+    masters: new MasterAccessService(downloads, assetRepository, playbackIdRepository, store, config, clock),
 
     /** A stored asset (created 2024-01-01 unless said), as if made by CreateAsset; events are not recorded. */
     stored(fields: Partial<AssetEntity> = {}, policies: PlaybackPolicy[] = []): { asset: AssetEntity; playbackIds: PlaybackIdEntity[] } {
@@ -48,6 +73,9 @@ export function assetsFixture() {
         ingestType: 'on_demand_url',
         uploadId: null,
         liveStreamId: null,
+        sourceAssetId: null,
+        clipStartTime: null,
+        clipEndTime: null,
         duration: null,
         maxStoredResolution: null,
         resolutionTier: null,
@@ -58,6 +86,7 @@ export function assetsFixture() {
         inputInfo: null,
         errors: null,
         recordingTimes: null,
+        ...NO_DOWNLOADS,
         createdAt: new Date(Date.UTC(2024, 0, 1)),
         updatedAt: null,
         ...fields,

@@ -59,6 +59,24 @@ export class InMemoryAssetRepository implements Contract<AssetRepository> {
     return row ?? null;
   }
 
+  async findByMasterToken(token: string): Promise<AssetEntity | null> {
+    const row = [...this.rows.values()].find((a) => a.masterToken === token);
+    return row ? structuredClone(row) : null;
+  }
+
+  async findExpiredMasterIds(now: Date, limit: number): Promise<string[]> {
+    return [...this.rows.values()]
+      .filter((a) => a.masterExpiresAt !== null && a.masterExpiresAt <= now)
+      .sort((a, b) => a.masterExpiresAt!.getTime() - b.masterExpiresAt!.getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((a) => a.id);
+  }
+
+  async nextMasterExpiry(): Promise<Date | undefined> {
+    const times = [...this.rows.values()].flatMap((a) => (a.masterExpiresAt ? [a.masterExpiresAt.getTime()] : []));
+    return times.length > 0 ? new Date(Math.min(...times)) : undefined;
+  }
+
   async findTestAssetIdsCreatedBefore(cutoff: Date, limit: number): Promise<string[]> {
     return [...this.rows.values()]
       .filter((a) => a.test && a.createdAt < cutoff)

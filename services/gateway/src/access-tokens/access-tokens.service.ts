@@ -5,15 +5,7 @@ import { AccessTokenEntity } from './access-token.entity';
 import { AccessTokenRepository } from './access-token.repository';
 import { Permission, PERMISSIONS } from './permissions';
 import { hashSecret, newSecret, secretMatches } from './secrets';
-
-/** How long a successful lookup is trusted: a revoked token stops working within this time. */
-export const TOKEN_CACHE_MS = 30_000;
-
-interface Cached {
-  secretHash: string;
-  permissions: string[];
-  expiresAt: number;
-}
+import { TokenCache } from './token-cache';
 
 export interface AuthenticatedToken {
   id: string;
@@ -31,12 +23,17 @@ export interface AccessTokenSummary {
 @Injectable()
 export class AccessTokensService implements OnApplicationBootstrap {
   private readonly logger = new Logger('AccessTokens');
-  private readonly cache = new Map<string, Cached>();
+  private readonly cache: TokenCache;
 
   constructor(
     private readonly tokens: AccessTokenRepository,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-  ) {}
+  ) {
+    this.cache = new TokenCache(async (id) => {
+      const row = await this.tokens.findActive(id);
+      return row ? { secretHash: row.secret_hash, permissions: row.permissions } : undefined;
+    });
+  }
 
   /** ACCESS_TOKEN_ID/SECRET: a full-permission token with exactly those credentials. */
   async onApplicationBootstrap(): Promise<void> {
@@ -48,21 +45,14 @@ export class AccessTokensService implements OnApplicationBootstrap {
       secret_hash: hashSecret(bootstrap.secret),
       permissions: [...PERMISSIONS],
     });
-    this.cache.delete(bootstrap.id);
+    this.cache.forget(bootstrap.id);
     this.logger.log(`Access token ${bootstrap.id} from ACCESS_TOKEN_ID is ready`);
   }
 
   /** The token these credentials prove, or undefined. */
   async authenticate(id: string, secret: string): Promise<AuthenticatedToken | undefined> {
-    const cached = this.cache.get(id);
-    if (cached && cached.expiresAt > Date.now()) {
-      return secretMatches(secret, cached.secretHash) ? { id, permissions: cached.permissions } : undefined;
-    }
-    this.cache.delete(id);
-    const row = await this.tokens.findActive(id);
-    if (!row || !secretMatches(secret, row.secret_hash)) return undefined;
-    this.cache.set(id, { secretHash: row.secret_hash, permissions: row.permissions, expiresAt: Date.now() + TOKEN_CACHE_MS });
-    return { id, permissions: row.permissions };
+    const row = await this.cache.get(id);
+    return row && secretMatches(secret, row.secretHash) ? { id, permissions: row.permissions } : undefined;
   }
 
   /** A new token; its secret exists only in the return value. */
@@ -85,7 +75,7 @@ export class AccessTokensService implements OnApplicationBootstrap {
 
   async revoke(id: string): Promise<boolean> {
     const revoked = await this.tokens.revoke(id);
-    this.cache.delete(id);
+    this.cache.forget(id);
     return revoked;
   }
 }

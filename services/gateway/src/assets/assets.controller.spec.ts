@@ -70,8 +70,9 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
         body: { inputs: [{ url: URL }], playback_policies: ['public'], passthrough: 'mine', video_quality: 'plus' },
       });
       expect(gw.assets.createAsset).toHaveBeenCalledWith({
-        input: [{ url: URL }],
+        input: [{ url: URL, generated_subtitles: [] }],
         playback_policy: ['public'],
+        static_renditions: [],
         passthrough: 'mine',
         video_quality: 'plus',
         max_resolution_tier: undefined,
@@ -101,7 +102,7 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       });
       expect(gw.assets.createAsset).toHaveBeenCalledWith(
         expect.objectContaining({
-          input: [{ url: URL }],
+          input: [{ url: URL, generated_subtitles: [] }],
           playback_policy: ['signed'],
           test: true,
           max_resolution_tier: '2160p',
@@ -113,6 +114,50 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       );
       expect(res.status).toBe(201);
       expect(res.body.data.test).toBe(true);
+    });
+
+    it('passes a watermark input and normalize_audio on to the assets service', async () => {
+      gw.assets.createAsset.mockReturnValue(reply(asset({ normalize_audio: true })));
+      const overlay = {
+        vertical_align: 'middle',
+        vertical_margin: '-10%',
+        horizontal_align: 'center',
+        horizontal_margin: '40px',
+        width: '25%',
+        opacity: '50%',
+      };
+      const res = await gw.request('POST', '/video/v1/assets', {
+        body: {
+          inputs: [{ url: URL }, { url: 'https://media.example/logo.png', overlay_settings: overlay }],
+          normalize_audio: true,
+          max_resolution_tier: '1440p',
+        },
+      });
+      expect(res.status).toBe(201);
+      expect(gw.assets.createAsset).toHaveBeenCalledWith(
+        expect.objectContaining({
+          input: [
+            { url: URL, generated_subtitles: [] },
+            { url: 'https://media.example/logo.png', overlay_settings: overlay, generated_subtitles: [] },
+          ],
+          normalize_audio: true,
+          max_resolution_tier: '1440p',
+        }),
+      );
+      expect(res.body.data.normalize_audio).toBe(true);
+    });
+
+    it('sends a clip of another asset on, with its times, and shows its source_asset_id', async () => {
+      gw.assets.createAsset.mockReturnValue(reply(asset({ ingest_type: 'on_demand_clip', source_asset_id: 'src1' })));
+      const res = await gw.request('POST', '/video/v1/assets', { body: { inputs: [{ url: 'mux://assets/src1', start_time: 1.5, end_time: 4 }] } });
+      expect(gw.assets.createAsset).toHaveBeenCalledWith(
+        expect.objectContaining({ input: [{ url: 'mux://assets/src1', start_time: 1.5, end_time: 4, generated_subtitles: [] }] }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ ingest_type: 'on_demand_clip', source_asset_id: 'src1' });
+      const shortcut = await gw.request('POST', '/video/v1/assets', { body: { input: 'svc://assets/src1' } });
+      expect(shortcut.status).toBe(201);
+      expect(gw.assets.createAsset).toHaveBeenLastCalledWith(expect.objectContaining({ input: [{ url: 'svc://assets/src1', generated_subtitles: [] }] }));
     });
 
     it('sends no playback policy when none is given (the asset then has no playback ids) and omits playback_ids', async () => {
@@ -146,6 +191,21 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
         { input: URL, playback_policy: 'public', playback_policies: ['public'] },
         ['playback_policies: give playback_policy or playback_policies, not both'],
       ],
+      [
+        'a clip that is not the first input',
+        { inputs: [{ url: URL }, { url: 'svc://assets/abc' }] },
+        ['inputs[1].url: a clip (svc://assets/{asset_id}) must be the first input'],
+      ],
+      [
+        'clip times on an input that is not a clip',
+        { input: [{ url: URL, start_time: 1, end_time: 2 }] },
+        [
+          'input[0].start_time: only for clips (a first input whose url is svc://assets/{asset_id})',
+          'input[0].end_time: only for clips (a first input whose url is svc://assets/{asset_id})',
+        ],
+      ],
+      ['a clip ending before it starts', { input: [{ url: 'mux://assets/abc', start_time: 5, end_time: 5 }] }, ['input[0].end_time: must be after start_time']],
+      ['a negative clip start', { input: [{ url: 'svc://assets/abc', start_time: -1 }] }, ['input[0].start_time: must be at least 0']],
     ])('refuses %s with 400 naming the field, calling nothing', async (_name, body, messages) => {
       const res = await gw.request('POST', '/video/v1/assets', { body });
       expect(res.status).toBe(400);
@@ -155,49 +215,16 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
     });
 
     it.each<[string, unknown, string[]]>([
-      ['mp4_support standard', { input: URL, mp4_support: 'standard' }, ['mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"']],
       [
-        'mp4_support capped-1080p',
-        { input: URL, mp4_support: 'capped-1080p' },
-        ['mp4_support: "capped-1080p" is not implemented yet (static MP4 renditions); use "none"'],
-      ],
-      [
-        'master_access temporary',
-        { input: URL, master_access: 'temporary' },
-        ['master_access: "temporary" is not implemented yet (master MP4 downloads); use "none"'],
-      ],
-      ['normalize_audio', { input: URL, normalize_audio: true }, ['normalize_audio: true is not implemented yet (audio loudness normalization); use false']],
-      [
-        'a second input',
-        { input: [{ url: URL }, { url: 'https://media.example/en.vtt', type: 'text', text_type: 'subtitles', language_code: 'en' }] },
-        ['input[1]: more than one input (audio tracks, text tracks, overlays) is not implemented yet'],
-      ],
-      [
-        'an overlay',
-        { inputs: [{ url: URL, overlay_settings: { vertical_align: 'top' } }] },
-        ['inputs[0].overlay_settings: watermark overlays are not implemented yet'],
-      ],
-      [
-        'generated subtitles',
-        { input: [{ url: URL, generated_subtitles: [{ language_code: 'en' }] }] },
-        ['input[0].generated_subtitles: generated subtitles are not implemented yet'],
-      ],
-      [
-        'a clip',
-        { input: [{ url: 'svc://assets/abc', start_time: 1 }] },
-        ['input[0].url: clips from svc://assets/{asset_id} are not implemented yet', 'input[0].start_time, end_time: clips are not implemented yet'],
-      ],
-      ['a clip shortcut', { input: 'mux://assets/abc' }, ['input: clips from svc://assets/{asset_id} are not implemented yet']],
-      [
-        'a named audio track',
-        { input: [{ url: URL, name: 'English', language_code: 'en' }] },
-        ['input[0].language_code: track settings of inputs are not implemented yet', 'input[0].name: track settings of inputs are not implemented yet'],
+        'copy_overlays: false',
+        { input: 'mux://assets/abc', copy_overlays: false },
+        ["copy_overlays: false is not implemented yet (a clip is cut from its source's renditions, which carry the source's watermarks)"],
       ],
       ['DRM', { input: URL, playback_policy: ['public', 'drm'] }, ['playback_policy: DRM playback is not implemented yet']],
       [
-        'static renditions and meta',
+        'meta beside static renditions (which are built)',
         { input: URL, static_renditions: [{ resolution: 'highest' }], meta: { title: 't' } },
-        ['static_renditions: not implemented yet (static renditions)', 'meta: not implemented yet (asset metadata)'],
+        ['meta: not implemented yet (asset metadata)'],
       ],
     ])('answers %s with 501 not_implemented naming the field, calling nothing', async (_name, body, messages) => {
       const res = await gw.request('POST', '/video/v1/assets', { body });
@@ -208,7 +235,7 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
     });
 
     it('answers 400 before 501 when a body has both problems', async () => {
-      const res = await gw.request('POST', '/video/v1/assets', { body: { input: URL, mp4_support: 'standard', passthrough: 'x'.repeat(256) } });
+      const res = await gw.request('POST', '/video/v1/assets', { body: { input: URL, normalize_audio: true, passthrough: 'x'.repeat(256) } });
       expect(res.status).toBe(400);
     });
 
@@ -226,7 +253,7 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
         expect(gw.assets.createAsset).not.toHaveBeenCalled();
       });
 
-      it('checks the track and overlay inputs too, answering 400 before the 501 of those features', async () => {
+      it('checks the track and overlay inputs too', async () => {
         const res = await gw.request('POST', '/video/v1/assets', {
           body: { inputs: [{ url: URL }, { url: 'http://169.254.169.254/x.vtt', type: 'text', text_type: 'subtitles', language_code: 'en' }] },
         });
@@ -451,7 +478,7 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       reply({
         items: [
           {
-            settings: { url: URL },
+            settings: { url: URL, generated_subtitles: [] },
             file: {
               container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
               tracks: [

@@ -24,7 +24,7 @@ import {
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { refuseUnbuiltAssetFeatures, refuseUnbuiltPlaybackIdFeatures, refuseUnbuiltUpdateFeatures } from './unbuilt-features';
 
-/** Spec 4.2 (mp4-support, master-access and tracks are still planned routes answering 501). */
+/** Spec 4.2 (tracks: AssetTracksController; mp4-support and master-access are still planned routes answering 501). */
 @ApiTags('Assets')
 @Controller('video/v1/assets')
 export class AssetsController {
@@ -36,7 +36,7 @@ export class AssetsController {
   @Post()
   @ApiOperation({ summary: 'Create an asset from the URL of a media file' })
   @ZodResponse(201, 'The new asset, `preparing`', assetResponse)
-  @AnswersNotImplemented('fields of Mux features not built yet (DRM, MP4 renditions, master access, clips, overlays, tracks, …)')
+  @AnswersNotImplemented('fields of Mux features not built yet (DRM, MP4 renditions, master access, overlays, tracks, …)')
   async create(@ZodBody(createAssetBody) body: CreateAssetBody) {
     this.outboundUrls.checkAssetInputs(body);
     refuseUnbuiltAssetFeatures(body);

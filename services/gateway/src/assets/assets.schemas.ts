@@ -7,6 +7,7 @@ import {
   MP4_SUPPORT,
   PLAYBACK_POLICIES,
   playbackIdSchema,
+  STATIC_RENDITION_RESOLUTIONS,
   VIDEO_QUALITIES,
 } from '@platform/api-shapes';
 import { z } from 'zod';
@@ -15,7 +16,6 @@ import { pagingQuery } from '../validation/paging';
 import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
 
 /** The response shapes (asset, track, playback id) are @platform/api-shapes': the webhooks' data too. */
-export const STATIC_RENDITION_RESOLUTIONS = ['highest', 'audio-only', '2160p', '1440p', '1080p', '720p', '540p', '480p', '360p', '270p'] as const;
 /** Languages of Mux's generated subtitles for on-demand assets (SDK 15 AssetGeneratedSubtitleSettings). */
 export const GENERATED_SUBTITLE_LANGUAGES = [
   'en',
@@ -54,7 +54,7 @@ const INPUT_URL = new RegExp(`${HTTP_URL_PATTERN.source}|${CLIP_URL.source}`);
 const inputUrl = z
   .string()
   .regex(INPUT_URL, { error: 'must be an http or https URL' })
-  .meta({ description: 'http(s) URL of a media file (MP4, MOV, MKV, TS, …)' });
+  .meta({ description: 'http(s) URL of a media file (MP4, MOV, MKV, TS, …); a clip: `svc://assets/{asset_id}` (or `mux://…`), first input only' });
 
 const passthrough = text(PASSTHROUGH_MAX);
 
@@ -71,7 +71,7 @@ const overlaySettings = z
   })
   .strict();
 
-const generatedSubtitleSettings = z
+export const generatedSubtitleSettings = z
   .object({
     language_code: z.enum(GENERATED_SUBTITLE_LANGUAGES).optional(),
     name: text(255).optional(),
@@ -84,9 +84,16 @@ export const assetInputSchema = z
   .object({
     url: inputUrl.optional(),
     overlay_settings: overlaySettings.optional().meta({ description: 'Watermark: not implemented yet (501)' }),
-    generated_subtitles: z.array(generatedSubtitleSettings).optional().meta({ description: 'Not implemented yet (501)' }),
-    start_time: z.number().min(0).optional().meta({ description: 'Clips only: not implemented yet (501)' }),
-    end_time: z.number().min(0).optional().meta({ description: 'Clips only: not implemented yet (501)' }),
+    generated_subtitles: z
+      .array(generatedSubtitleSettings)
+      .optional()
+      .meta({ description: 'First input: subtitles generated from its audio (English only here: other languages end errored)' }),
+    start_time: z.number().min(0).optional().meta({ description: 'Clips only: seconds from the start of the source asset; default 0' }),
+    end_time: z
+      .number()
+      .min(0)
+      .optional()
+      .meta({ description: 'Clips only: seconds from the start of the source asset, after start_time; default its duration (a live recording: so far)' }),
     type: z.enum(['video', 'audio', 'text']).optional(),
     text_type: z.enum(['subtitles']).optional(),
     language_code: z.string().regex(LANGUAGE_CODE_PATTERN, { error: 'must be a BCP 47 language code such as "en" or "es-MX"' }).optional(),
@@ -140,13 +147,13 @@ export const assetSettingsObject = z
     max_resolution_tier: z.enum(MAX_RESOLUTION_TIERS).optional().meta({ description: 'Default 1080p' }),
     encoding_tier: z.enum(ENCODING_TIERS).optional().meta({ description: 'Deprecated for video_quality; default smart' }),
     video_quality: z.enum(VIDEO_QUALITIES).optional().meta({ description: 'basic = baseline, plus = smart; default plus' }),
-    mp4_support: z.enum(MP4_SUPPORT).optional().meta({ description: 'Only `none` so far' }),
-    master_access: z.enum(MASTER_ACCESS).optional().meta({ description: 'Only `none` so far' }),
+    mp4_support: z.enum(MP4_SUPPORT).optional().meta({ description: 'Static MP4 renditions (deprecated by Mux for static_renditions); default none' }),
+    master_access: z.enum(MASTER_ACCESS).optional().meta({ description: '`temporary`: a master MP4 downloadable for 24 hours; default none' }),
     normalize_audio: z.boolean().optional().meta({ description: 'Only false so far' }),
     test: z.boolean().optional().meta({ description: 'Test asset: cut to 10 s, watermarked, deleted after 24 hours' }),
+    static_renditions: z.array(staticRenditionRequest).optional().meta({ description: "Mux's Static Renditions API; not with mp4_support" }),
     // Mux fields of features not built yet: accepted by the schema, answered 501
     advanced_playback_policies: z.array(createPlaybackIdFields).optional(),
-    static_renditions: z.array(staticRenditionRequest).optional(),
     meta: assetMetadata.optional(),
     generate_shots: z.boolean().optional(),
     directives: z.array(z.object({ id: text(255) }).strict()).optional(),
@@ -187,7 +194,27 @@ export const createAssetBody = assetSettingsObject
     } else if (Array.isArray(given) && given[0].url === undefined) {
       ctx.addIssue({ code: 'custom', path: [field, 0, 'url'], message: 'is required' });
     }
+    if (Array.isArray(given)) refuseMisplacedClipFields(given, field, ctx);
   });
+
+/**
+ * Clips (spec 2.2): the `svc://assets/{id}` URL only as the first input, `start_time`/`end_time` only
+ * with it, the end after the start. The assets service checks the source and the times against it.
+ */
+function refuseMisplacedClipFields(inputs: AssetInputBody[], field: string, ctx: z.RefinementCtx): void {
+  inputs.forEach((input, i) => {
+    const clip = input.url !== undefined && isClipUrl(input.url);
+    if (i > 0 && clip) ctx.addIssue({ code: 'custom', path: [field, i, 'url'], message: 'a clip (svc://assets/{asset_id}) must be the first input' });
+    for (const name of ['start_time', 'end_time'] as const) {
+      if (input[name] !== undefined && !(i === 0 && clip)) {
+        ctx.addIssue({ code: 'custom', path: [field, i, name], message: 'only for clips (a first input whose url is svc://assets/{asset_id})' });
+      }
+    }
+    if (i === 0 && clip && input.start_time !== undefined && input.end_time !== undefined && input.start_time >= input.end_time) {
+      ctx.addIssue({ code: 'custom', path: [field, 0, 'end_time'], message: 'must be after start_time' });
+    }
+  });
+}
 
 /**
  * new_asset_settings of a direct upload (spec 2.2): the same settings, but the uploaded file is the
@@ -227,7 +254,7 @@ export const assetListQuery = pagingQuery().extend({
 export const createPlaybackIdBody = createPlaybackIdFields;
 
 export const inputInfoSchema = z.object({
-  settings: z.object({ url: z.string().optional() }),
+  settings: assetInputSchema.meta({ description: 'The settings applied to this input (spec 2.2 Input)' }),
   file: z
     .object({
       container_format: z.string(),

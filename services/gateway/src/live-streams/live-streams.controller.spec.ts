@@ -45,7 +45,13 @@ describe('live stream routes (spec 2.3, 4.3)', () => {
 
   it('creates from the SDK’s body and answers 201 with the stream as Mux shows it', async () => {
     gw.liveStreams.createLiveStream.mockReturnValue(
-      reply(stream({ playback_ids: [{ id: 'p1', policy: 'public' }], new_asset_settings: { input: [], playback_policy: ['public'] }, test: true })),
+      reply(
+        stream({
+          playback_ids: [{ id: 'p1', policy: 'public' }],
+          new_asset_settings: { input: [], static_renditions: [], playback_policy: ['public'] },
+          test: true,
+        }),
+      ),
     );
     const res = await gw.request('POST', '/video/v1/live-streams', {
       body: {
@@ -60,7 +66,7 @@ describe('live stream routes (spec 2.3, 4.3)', () => {
     expect(gw.liveStreams.createLiveStream).toHaveBeenCalledWith(
       expect.objectContaining({
         playback_policy: ['public'],
-        new_asset_settings: expect.objectContaining({ input: [], playback_policy: ['public'] }),
+        new_asset_settings: expect.objectContaining({ input: [], static_renditions: [], playback_policy: ['public'] }),
         latency_mode: 'standard',
         test: true,
         simulcast_targets: [{ url: 'rtmp://live.example.com/app', stream_key: 'k', passthrough: undefined }],
@@ -80,7 +86,7 @@ describe('live stream routes (spec 2.3, 4.3)', () => {
     ['an unknown latency mode', { latency_mode: 'ultra' }, ['latency_mode: must be one of "low", "reduced", "standard"']],
     [
       'an input url in new_asset_settings',
-      { new_asset_settings: { input: [{ url: 'https://x/a.mp4' }] } },
+      { new_asset_settings: { input: [{ url: 'https://x/a.mp4', generated_subtitles: [] }] } },
       ['new_asset_settings.input[0].url: must be omitted for a live stream (the stream is the main input)'],
     ],
     ['an http simulcast target', { simulcast_targets: [{ url: 'http://x/app' }] }, ['simulcast_targets[0].url: must be an rtmp:// or rtmps:// URL']],

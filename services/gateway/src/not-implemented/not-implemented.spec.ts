@@ -9,16 +9,6 @@ describe('routes of services not built yet', () => {
   afterAll(() => gw.stop());
 
   it.each([
-    ['PUT', '/video/v1/assets/a1/mp4-support', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
-    ['PUT', '/video/v1/assets/a1/master-access', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
-    ['POST', '/video/v1/assets/a1/tracks', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
-    ['DELETE', '/video/v1/assets/a1/tracks/t1', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
-    ['POST', '/video/v1/assets/a1/tracks/t1/generate-subtitles', 'MP4 support, master access and asset tracks are not implemented yet (service: assets)'],
-    [
-      'PUT',
-      '/video/v1/live-streams/ls1/new-asset-settings/static-renditions',
-      'Static renditions of live-stream assets are not implemented yet (service: live)',
-    ],
     ['POST', '/video/v1/spaces/s1/broadcasts/b1/start', 'Spaces are not implemented yet (service: spaces)'],
     ['PUT', '/video/v1/web-inputs/w1/launch', 'Web inputs are not implemented yet (service: web-inputs)'],
     ['GET', '/video/v1/delivery-usage', 'Delivery usage reports are not implemented yet (service: analytics)'],

@@ -24,26 +24,6 @@ const r = (method: HttpMethod, path: string): PlannedRoute => ({ method, path })
  */
 export const PLANNED_RESOURCES: PlannedResource[] = [
   {
-    what: 'MP4 support, master access and asset tracks',
-    owner: 'assets',
-    routes: [
-      r('PUT', '/video/v1/assets/:ASSET_ID/mp4-support'),
-      r('PUT', '/video/v1/assets/:ASSET_ID/master-access'),
-      r('POST', '/video/v1/assets/:ASSET_ID/tracks'),
-      r('DELETE', '/video/v1/assets/:ASSET_ID/tracks/:TRACK_ID'),
-      r('POST', '/video/v1/assets/:ASSET_ID/tracks/:TRACK_ID/generate-subtitles'),
-    ],
-  },
-  {
-    // Mux's SDK has these (not in spec 000): static MP4 renditions of a live stream's assets
-    what: 'Static renditions of live-stream assets',
-    owner: 'live',
-    routes: [
-      r('PUT', '/video/v1/live-streams/:LIVE_STREAM_ID/new-asset-settings/static-renditions'),
-      r('DELETE', '/video/v1/live-streams/:LIVE_STREAM_ID/new-asset-settings/static-renditions'),
-    ],
-  },
-  {
     what: 'Delivery usage reports',
     owner: 'analytics',
     routes: [r('GET', '/video/v1/delivery-usage')],

@@ -10,6 +10,7 @@ import { Permission } from '../access-tokens/permissions';
 import { hashSecret } from '../access-tokens/secrets';
 import { AppModule } from '../app.module';
 import { ASSETS_CLIENT } from '../assets/assets-client';
+import { STATIC_RENDITIONS_CLIENT } from '../assets/static-renditions-client';
 import { UPLOADS_CLIENT } from '../uploads/uploads-client';
 import { LIVE_STREAMS_CLIENT } from '../live-streams/live-streams-client';
 import { HEALTH_CLIENTS, HealthClients } from '../health/health-clients';
@@ -78,6 +79,17 @@ export class TestGateway {
     'getPlaybackId',
     'deletePlaybackId',
     'lookupPlaybackId',
+    'createTrack',
+    'deleteTrack',
+    'generateSubtitles',
+  ]);
+  readonly staticRenditions = mockClient<assets.StaticRenditionsServiceClient>([
+    'updateMp4Support',
+    'updateMasterAccess',
+    'createStaticRendition',
+    'deleteStaticRendition',
+    'lookupStaticRendition',
+    'lookupMasterAccess',
   ]);
   readonly uploads = mockClient<uploads.UploadsServiceClient>(['createUpload', 'getUpload', 'listUploads', 'cancelUpload']);
   readonly liveStreams = mockClient<live.LiveStreamsServiceClient>([
@@ -92,6 +104,8 @@ export class TestGateway {
     'enableLiveStream',
     'updateEmbeddedSubtitles',
     'updateGeneratedSubtitles',
+    'updateNewAssetStaticRenditions',
+    'deleteNewAssetStaticRenditions',
     'createPlaybackId',
     'getPlaybackId',
     'deletePlaybackId',
@@ -129,6 +143,8 @@ export class TestGateway {
       .useValue(gateway.vocabularies)
       .overrideProvider(ASSETS_CLIENT)
       .useValue(gateway.assets)
+      .overrideProvider(STATIC_RENDITIONS_CLIENT)
+      .useValue(gateway.staticRenditions)
       .overrideProvider(UPLOADS_CLIENT)
       .useValue(gateway.uploads)
       .overrideProvider(LIVE_STREAMS_CLIENT)

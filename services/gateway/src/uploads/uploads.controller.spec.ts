@@ -25,7 +25,12 @@ describe('upload routes (spec 2.6, 4.5)', () => {
 
   it('creates from the SDK’s body, sending the asset settings as asset creation does, and answers 201 as Mux shows it', async () => {
     gw.uploads.createUpload.mockReturnValue(
-      reply(upload({ cors_origin: '*', new_asset_settings: { input: [], playback_policy: ['public'], passthrough: 'p', video_quality: 'basic' } })),
+      reply(
+        upload({
+          cors_origin: '*',
+          new_asset_settings: { input: [], static_renditions: [], playback_policy: ['public'], passthrough: 'p', video_quality: 'basic' },
+        }),
+      ),
     );
     const res = await gw.request('POST', '/video/v1/uploads', {
       body: { cors_origin: '*', new_asset_settings: { playback_policies: ['public'], passthrough: 'p', video_quality: 'basic' } },
@@ -34,7 +39,7 @@ describe('upload routes (spec 2.6, 4.5)', () => {
       timeout: 3600,
       cors_origin: '*',
       test: undefined,
-      new_asset_settings: expect.objectContaining({ input: [], playback_policy: ['public'], passthrough: 'p', video_quality: 'basic' }),
+      new_asset_settings: expect.objectContaining({ input: [], static_renditions: [], playback_policy: ['public'], passthrough: 'p', video_quality: 'basic' }),
     });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -92,7 +97,7 @@ describe('upload routes (spec 2.6, 4.5)', () => {
     ['a fractional timeout', { timeout: 60.5 }, ['timeout: must be an integer, not a non-integer number']],
     [
       'an input url (the file is the input)',
-      { new_asset_settings: { input: [{ url: 'https://x/a.mp4' }] } },
+      { new_asset_settings: { input: [{ url: 'https://x/a.mp4', generated_subtitles: [] }] } },
       ['new_asset_settings.input[0].url: must be omitted for a direct upload (the uploaded file is the main input)'],
     ],
     [
@@ -116,12 +121,12 @@ describe('upload routes (spec 2.6, 4.5)', () => {
 
   it('answers 501 for asset settings of features not built yet, calling nothing', async () => {
     const res = await gw.request('POST', '/video/v1/uploads', {
-      body: { new_asset_settings: { mp4_support: 'standard', input: [{ generated_subtitles: [] }] } },
+      body: { new_asset_settings: { meta: { title: 't' }, generate_shots: true } },
     });
     expect(res.status).toBe(501);
     expect(res.body.error.messages).toEqual([
-      'new_asset_settings.input[0].generated_subtitles: generated subtitles are not implemented yet',
-      'new_asset_settings.mp4_support: "standard" is not implemented yet (static MP4 renditions); use "none"',
+      'new_asset_settings.meta: not implemented yet (asset metadata)',
+      'new_asset_settings.generate_shots: not implemented yet (shot detection)',
     ]);
     expect(gw.uploads.createUpload).not.toHaveBeenCalled();
   });

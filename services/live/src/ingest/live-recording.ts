@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { OutboundGuard } from '@platform/outbound';
+import { Cue } from '@platform/captions';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
@@ -18,7 +19,6 @@ import {
 } from './live-playlists';
 import { readStoredRecording, StoredRecording } from './recording-restore';
 import { downloadSlate, slateInput } from './slate';
-import { Cue } from './speech/cues';
 import { LiveCaptions, SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
 
 export type SpanType = 'content' | 'slate';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { recognizerAvailable, speechPython, webVtt } from '@platform/captions';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { DomainError } from '@platform/errors';
 import { OBJECT_STORE, ObjectStore } from '@platform/storage';
@@ -13,11 +13,6 @@ import { OutboundPolicy } from '../live-streams/outbound-policy';
 import { captionChannels } from './captions';
 import { FinalSubtitlePass, FinalSubtitlePasses } from './final-subtitle-passes';
 import { LiveRecording, RecordingOptions, RecordingTools } from './live-recording';
-import { webVtt } from './speech/cues';
-import { recognizerAvailable } from './speech/speech-recognizer';
-
-/** The speech recognizer scripts/infra/speech.sh makes in the checkout (the same path from src/ and dist/). */
-const CHECKOUT_SPEECH_PYTHON = path.resolve(__dirname, '..', '..', '..', '..', '.cache', 'speech', 'venv', 'bin', 'python');
 
 /** Why a recording with no media is errored. */
 export const NO_MEDIA = 'The live stream recorded no media: its encoder left before the first segment was complete.';
@@ -57,7 +52,7 @@ export class LiveRecordings implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.speechPython = this.config.media.speechPython ?? (fs.existsSync(CHECKOUT_SPEECH_PYTHON) ? CHECKOUT_SPEECH_PYTHON : 'python3');
+    this.speechPython = speechPython(this.config.media.speechPython);
     this.canHear = recognizerAvailable(this.speechPython).then((ok) => {
       if (!ok)
         this.logger.warn(

@@ -75,11 +75,12 @@ export class LiveStreamIngest {
 
   /** The asset a new encoder session records into (`preparing`, `live_stream_id`, the stream's settings). */
   async createRecordingAsset(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<string> {
-    const settings = stream.newAssetSettings ?? { input: [], playback_policy: [] };
+    const settings = stream.newAssetSettings ?? { input: [], playback_policy: [], static_renditions: [] };
     const asset = await this.assets.createAsset({
       ...settings,
       input: [...(settings.input ?? [])],
       playback_policy: [...(settings.playback_policy ?? [])],
+      static_renditions: [...(settings.static_renditions ?? [])],
       live_stream_id: stream.id,
       ingest_type: protocol === 'srt' ? 'live_srt' : 'live_rtmp',
       test: stream.test || settings.test === true,

@@ -60,6 +60,8 @@ export class LiveStreamPlaybackIdsService {
       object: { type: 'live_stream', id: stream.id },
       status: stream.status,
       ...(mediaAssetId ? { media_asset_id: mediaAssetId } : {}),
+      // the live edge and recordings play as recorded: no track renditions are added to them
+      renditions: [],
     };
   }
 }

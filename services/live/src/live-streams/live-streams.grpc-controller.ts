@@ -57,6 +57,14 @@ export class LiveStreamsGrpcController implements live.LiveStreamsServiceControl
     return this.streams.updateGeneratedSubtitles(r);
   }
 
+  updateNewAssetStaticRenditions(r: live.UpdateNewAssetStaticRenditionsRequest): Promise<live.LiveStream> {
+    return this.streams.updateNewAssetStaticRenditions(r);
+  }
+
+  deleteNewAssetStaticRenditions(r: common.IdRequest): Promise<common.Empty> {
+    return this.streams.updateNewAssetStaticRenditions({ id: r.id, static_renditions: [] }).then(() => ({}));
+  }
+
   createPlaybackId(r: live.CreateLiveStreamPlaybackIdRequest): Promise<assets.PlaybackId> {
     return this.playbackIds.create(r);
   }

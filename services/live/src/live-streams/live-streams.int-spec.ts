@@ -189,6 +189,38 @@ describe.each([
     expect(captions.embedded_subtitles).toEqual([{ language_code: 'es', language_channel: 'cc3' }]);
   });
 
+  it('sets and clears the static renditions of the next recordings (checked as asset settings), each change with video.live_stream.updated', async () => {
+    const stream = await create({ new_asset_settings: { input: [], playback_policy: ['public'], static_renditions: [] } });
+    fakeAssets.checked.length = 0;
+    const set = await service.updateNewAssetStaticRenditions({
+      id: stream.id,
+      static_renditions: [{ resolution: 'highest' }, { resolution: 'audio-only', passthrough: 'a' }],
+    });
+    expect(set.new_asset_settings).toMatchObject({
+      playback_policy: ['public'],
+      static_renditions: [{ resolution: 'highest' }, { resolution: 'audio-only', passthrough: 'a' }],
+    });
+    expect(fakeAssets.checked).toEqual([
+      expect.objectContaining({ live_stream_id: stream.id, static_renditions: [{ resolution: 'highest' }, { resolution: 'audio-only', passthrough: 'a' }] }),
+    ]);
+    await service.updateNewAssetStaticRenditions({
+      id: stream.id,
+      static_renditions: [{ resolution: 'highest' }, { resolution: 'audio-only', passthrough: 'a' }],
+    }); // the same: nothing
+    const cleared = await service.updateNewAssetStaticRenditions({ id: stream.id, static_renditions: [] });
+    expect(cleared.new_asset_settings?.static_renditions).toEqual([]);
+    expect((await events(stream.id)).map((e) => e.type)).toEqual(['video.live_stream.created', 'video.live_stream.updated', 'video.live_stream.updated']);
+
+    fakeAssets.refuse = DomainError.invalid('static_renditions: give static_renditions or mp4_support, not both');
+    try {
+      const error = await rejection(service.updateNewAssetStaticRenditions({ id: stream.id, static_renditions: [{ resolution: 'highest' }] }));
+      expect(error.messages).toEqual(['new_asset_settings.static_renditions: give static_renditions or mp4_support, not both']);
+    } finally {
+      fakeAssets.refuse = undefined;
+    }
+    expect((await rejection(service.updateNewAssetStaticRenditions({ id: 'nope', static_renditions: [] }))).code).toBe(ErrorCode.NOT_FOUND);
+  });
+
   it('forgets a deleted vocabulary in every stream that names it, once', async () => {
     const kept = await vocabularies.create({ id: '', phrases: ['kept'] });
     const gone = await vocabularies.create({ id: '', phrases: ['gone'] });
@@ -270,7 +302,13 @@ describe.each([
     const stream = await create();
     const added = await playbackIds.create({ live_stream_id: stream.id, policy: 'signed' });
     expect(await playbackIds.get({ live_stream_id: stream.id, playback_id: added.id })).toEqual(added);
-    expect(await playbackIds.lookup(added.id)).toEqual({ id: added.id, policy: 'signed', object: { type: 'live_stream', id: stream.id }, status: 'idle' });
+    expect(await playbackIds.lookup(added.id)).toEqual({
+      id: added.id,
+      policy: 'signed',
+      object: { type: 'live_stream', id: stream.id },
+      status: 'idle',
+      renditions: [],
+    });
     await playbackIds.delete({ live_stream_id: stream.id, playback_id: added.id });
     expect((await rejection(playbackIds.lookup(added.id))).code).toBe(ErrorCode.NOT_FOUND);
     expect((await rejection(playbackIds.create({ live_stream_id: stream.id, policy: 'drm' }))).code).toBe(ErrorCode.INVALID_PARAMETERS);

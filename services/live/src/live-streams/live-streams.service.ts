@@ -160,6 +160,25 @@ export class LiveStreamsService {
     return this.change(r.id, LIVE_STREAM_EVENTS.updated, () => ({ generatedSubtitles }));
   }
 
+  /**
+   * The Static Renditions API renditions of the stream's next recordings (Mux's SDK
+   * `updateNewAssetSettingsStaticRenditions`), replacing those it had, checked as asset settings by the
+   * assets service (a resolution it does not know, or beside mp4_support, is refused); `[]` removes them.
+   * The same list again changes nothing (no event).
+   */
+  async updateNewAssetStaticRenditions(r: live.UpdateNewAssetStaticRenditionsRequest): Promise<live.LiveStream> {
+    const stream = await this.streams.findById(r.id);
+    if (!stream) throw notFound();
+    const settings = { ...(stream.newAssetSettings ?? { input: [], playback_policy: [] }), static_renditions: [...(r.static_renditions ?? [])] };
+    await this.checkAssetSettings(r.id, settings, stream.test);
+    const same = (s: LiveStreamEntity) => JSON.stringify(s.newAssetSettings?.static_renditions ?? []) === JSON.stringify(settings.static_renditions);
+    return this.change(r.id, LIVE_STREAM_EVENTS.updated, (s) =>
+      same(s)
+        ? undefined
+        : { newAssetSettings: { ...(s.newAssetSettings ?? { input: [], playback_policy: [] }), static_renditions: settings.static_renditions } },
+    );
+  }
+
   /** A new key; the old one is refused at once (the ingest looks keys up on every connect). */
   async resetStreamKey(id: string): Promise<live.LiveStream> {
     return this.change(id, LIVE_STREAM_EVENTS.updated, () => ({ streamKey: newStreamKey() }));

@@ -56,9 +56,23 @@ describe('PlaybackAccessService', () => {
 
     it('plays a live stream’s id from the asset its recording goes into (from the live edge while active), and answers 412 before any broadcast', async () => {
       const { liveClient, access } = setup();
-      liveClient.owners.set('live1', { id: 'live1', policy: 'public', object: { type: 'live_stream', id: 'ls1' }, status: 'active', media_asset_id: 'rec1' });
-      liveClient.owners.set('live2', { id: 'live2', policy: 'public', object: { type: 'live_stream', id: 'ls2' }, status: 'idle' });
-      liveClient.owners.set('live3', { id: 'live3', policy: 'public', object: { type: 'live_stream', id: 'ls3' }, status: 'idle', media_asset_id: 'rec3' });
+      liveClient.owners.set('live1', {
+        id: 'live1',
+        policy: 'public',
+        object: { type: 'live_stream', id: 'ls1' },
+        status: 'active',
+        media_asset_id: 'rec1',
+        renditions: [],
+      });
+      liveClient.owners.set('live2', { id: 'live2', policy: 'public', object: { type: 'live_stream', id: 'ls2' }, status: 'idle', renditions: [] });
+      liveClient.owners.set('live3', {
+        id: 'live3',
+        policy: 'public',
+        object: { type: 'live_stream', id: 'ls3' },
+        status: 'idle',
+        media_asset_id: 'rec3',
+        renditions: [],
+      });
       expect(await access.authorize({ playbackId: 'live1' })).toEqual({ playbackId: 'live1', assetId: 'rec1', signed: false, liveEdge: true });
       expect(await refusal(access.authorize({ playbackId: 'live2' }))).toEqual({
         status: 412,
@@ -69,7 +83,14 @@ describe('PlaybackAccessService', () => {
 
     it('plays a live recording under way on its own playback id (DVR), though it is still preparing', async () => {
       const { assetsClient, access } = setup();
-      assetsClient.owners.set('rec1', { id: 'rec1', policy: 'public', object: { type: 'asset', id: 'asset-1' }, status: 'preparing', is_live: true });
+      assetsClient.owners.set('rec1', {
+        id: 'rec1',
+        policy: 'public',
+        object: { type: 'asset', id: 'asset-1' },
+        status: 'preparing',
+        is_live: true,
+        renditions: [],
+      });
       expect(await access.authorize({ playbackId: 'rec1' })).toEqual({ playbackId: 'rec1', assetId: 'asset-1', signed: false });
     });
 

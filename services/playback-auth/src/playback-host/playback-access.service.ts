@@ -1,4 +1,5 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { assets } from '@platform/proto';
 import { PlaybackRestrictionsService } from '../playback-restrictions/playback-restrictions.service';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { PlaybackError } from './playback-error';
@@ -26,6 +27,8 @@ export interface PlaybackAccess {
   playbackRestrictionId?: string;
   /** A live stream's playback id while it is live: the master of the sliding window, not of the whole recording. */
   liveEdge?: boolean;
+  /** The full check only (the master): the asset's tracks its master lists besides its variants. */
+  renditions?: assets.Track[];
 }
 
 /**
@@ -65,6 +68,7 @@ export class PlaybackAccessService {
       signed: owner.policy === 'signed',
       ...(playbackRestrictionId ? { playbackRestrictionId } : {}),
       ...(liveEdge ? { liveEdge } : {}),
+      ...(owner.type === 'asset' && owner.renditions.length > 0 ? { renditions: owner.renditions } : {}),
     };
   }
 

@@ -4,7 +4,7 @@
  */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Content-Length, Content-Range, Accept-Ranges, ETag',
+  'access-control-expose-headers': 'Content-Length, Content-Range, Accept-Ranges, ETag, Content-Disposition',
 };
 
 /** The answer to a CORS preflight (a player sending `Range`, for instance). */

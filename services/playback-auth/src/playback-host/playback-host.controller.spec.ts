@@ -14,6 +14,7 @@ import { PlaybackRestrictionsService } from '../playback-restrictions/playback-r
 import { SigningKeyRepository } from '../signing-keys/signing-key.repository';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { FakeAssetsClient, InMemoryPlaybackRestrictions, InMemorySigningKeys } from '../testing';
+import { STATIC_RENDITIONS_SERVICE } from './download-lookup';
 import { ASSETS_SERVICE, LIVE_STREAMS_SERVICE } from './playback-id-lookup';
 import { PlaybackHostModule } from './playback-host.module';
 
@@ -42,6 +43,10 @@ const VARIANT = [
 
 /** 1000 bytes of TS-looking data: a sync byte every 188 bytes, a counter in between. */
 const SEGMENT = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i % 188 === 0 ? 0x47 : i % 251)));
+
+/** Bytes standing for an MP4 (the host serves what is stored, whatever it is). */
+const MP4 = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 256));
+const MASTER_TOKEN = 'T'.repeat(43);
 
 const mux = new Mux({ tokenId: 'unused', tokenSecret: 'unused', baseURL: 'http://127.0.0.1:9' });
 
@@ -82,15 +87,31 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
         await store.putBuffer(assetKeys.hls(assetId, `${variant}/index.m3u8`), VARIANT);
         await store.putBuffer(assetKeys.hls(assetId, `${variant}/segment_000.ts`), SEGMENT);
       }
+      await store.putBuffer(assetKeys.staticRendition(assetId, 'high.mp4'), MP4);
+      assetsClient.readyFiles.add(`${assetId}/high.mp4`);
     }
+    // stored, but not ready (a report not yet made, or mp4_support set to none a moment ago)
+    await store.putBuffer(assetKeys.staticRendition('asset-pub', 'low.mp4'), MP4);
+    await store.putBuffer(assetKeys.master('asset-pub'), MP4);
+    assetsClient.masters.set(MASTER_TOKEN, 'asset-pub');
     assetsClient.add('pubId1', 'public', 'asset-pub');
     assetsClient.add('sigId1', 'signed', 'asset-sig');
     assetsClient.add('prepId1', 'public', 'asset-prep', 'preparing');
+    assetsClient.add('tracksId1', 'public', 'asset-pub');
+    assetsClient.owners.get('tracksId1')!.renditions = [
+      { id: 't1', type: 'text', status: 'ready', name: 'English', language_code: 'en', closed_captions: true },
+      { id: 'a1', type: 'audio', primary: true },
+      { id: 'fr', type: 'audio', primary: false, status: 'ready', name: 'French', language_code: 'fr' },
+    ];
+    await store.putBuffer(assetKeys.hls('asset-pub', 'text-t1/index.m3u8'), VARIANT.replace(/\.ts/g, '.vtt'));
+    await store.putBuffer(assetKeys.hls('asset-pub', 'text/t1.vtt'), 'WEBVTT\n');
 
     const moduleRef = await Test.createTestingModule({ imports: [PlatformConfigModule.forRoot(config), PlaybackHostModule] })
       .overrideProvider(LIVE_STREAMS_SERVICE)
       .useValue(new FakeAssetsClient())
       .overrideProvider(ASSETS_SERVICE)
+      .useValue(assetsClient)
+      .overrideProvider(STATIC_RENDITIONS_SERVICE)
       .useValue(assetsClient)
       .overrideProvider(SigningKeyRepository)
       .useValue(signingKeys)
@@ -124,7 +145,7 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       expect(res.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
       expect(res.headers.get('cache-control')).toBe('public, max-age=2');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(res.headers.get('access-control-expose-headers')).toBe('Content-Length, Content-Range, Accept-Ranges, ETag');
+      expect(res.headers.get('access-control-expose-headers')).toBe('Content-Length, Content-Range, Accept-Ranges, ETag, Content-Disposition');
       const body = await res.text();
       const grant = grantOf(body);
       expect(body).toBe(
@@ -132,6 +153,23 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
       );
       expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(body));
       expect(JSON.parse(Buffer.from(grant.split('.')[0], 'base64url').toString())).toEqual({ p: 'pubId1', a: 'asset-pub', e: expect.any(Number) });
+    });
+
+    it('adds the asset’s tracks to the master it serves: SUBTITLES and AUDIO groups, their URIs granted too', async () => {
+      const body = await (await fetch(url('tracksId1.m3u8'))).text();
+      const grant = grantOf(body);
+      const lines = body.split('\n');
+      expect(lines.filter((l) => l.startsWith('#EXT-X-MEDIA'))).toEqual([
+        `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound",URI="tracksId1/text-t1/index.m3u8?grant=${grant}"`,
+        '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="Default",DEFAULT=YES,AUTOSELECT=YES',
+        `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="French",LANGUAGE="fr",DEFAULT=NO,AUTOSELECT=YES,URI="tracksId1/audio-fr/index.m3u8?grant=${grant}"`,
+      ]);
+      expect(lines.filter((l) => l.startsWith('#EXT-X-STREAM-INF')).every((l) => l.endsWith(',SUBTITLES="subs",AUDIO="audio"'))).toBe(true);
+      const subtitles = await fetch(url(`tracksId1/text-t1/index.m3u8?grant=${grant}`));
+      expect(subtitles.status).toBe(200);
+      expect(await subtitles.text()).toContain(`segment_000.vtt?grant=${grant}`);
+      const whole = await fetch(url(`tracksId1/text/t1.vtt?grant=${grant}`));
+      expect([whole.status, whole.headers.get('content-type'), await whole.text()]).toEqual([200, 'text/vtt', 'WEBVTT\n']);
     });
 
     it('serves the master at /{playback_id} too, and answers HEAD with the same headers and no body', async () => {
@@ -300,6 +338,89 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
     });
   });
 
+  describe('downloads: static renditions and the master MP4', () => {
+    it('serves a ready static rendition of a public playback id, whole, by range and HEAD, with validators', async () => {
+      const res = await fetch(url('pubId1/high.mp4'));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('video/mp4');
+      expect(res.headers.get('content-length')).toBe('5000');
+      expect(res.headers.get('accept-ranges')).toBe('bytes');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+      expect(res.headers.get('content-disposition')).toBe('inline; filename="high.mp4"');
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(MP4);
+      const etag = res.headers.get('etag')!;
+
+      const part = await fetch(url('pubId1/high.mp4'), { headers: { range: 'bytes=100-199' } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe('bytes 100-199/5000');
+      expect(Buffer.from(await part.arrayBuffer())).toEqual(MP4.subarray(100, 200));
+      const tail = await fetch(url('pubId1/high.mp4'), { headers: { range: 'bytes=-10' } });
+      expect(Buffer.from(await tail.arrayBuffer())).toEqual(MP4.subarray(4990));
+      const outside = await fetch(url('pubId1/high.mp4'), { headers: { range: 'bytes=9000-' } });
+      expect([outside.status, outside.headers.get('content-range')]).toEqual([416, 'bytes */5000']);
+
+      const head = await fetch(url('pubId1/high.mp4'), { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-length'), head.headers.get('etag'), await head.text()]).toEqual([200, '5000', etag, '']);
+      expect((await fetch(url('pubId1/high.mp4'), { headers: { 'if-none-match': etag } })).status).toBe(304);
+    });
+
+    it('names an attachment with ?download=, the extension kept', async () => {
+      const res = await fetch(url('pubId1/high.mp4?download=my%20cat'));
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="my cat.mp4"');
+      expect(res.headers.get('access-control-expose-headers')).toContain('Content-Disposition');
+      expect((await fetch(url('pubId1/high.mp4?download'))).headers.get('content-disposition')).toBe('attachment; filename="high.mp4"');
+    });
+
+    it('answers 404 in the error body for a file that is not ready, not stored, or not a rendition name, and for an asset not ready', async () => {
+      const notReady = await fetch(url('pubId1/low.mp4'));
+      expect(notReady.status).toBe(404);
+      expect(await errorBody(notReady)).toEqual({
+        error: { type: 'not_found', messages: ['Static rendition low.mp4 of playback ID pubId1 not found (or not ready)'] },
+      });
+      expect((await fetch(url('pubId1/medium.mp4'))).status).toBe(404);
+      expect((await fetch(url('pubId1/movie.mp4'))).status).toBe(404);
+      expect((await fetch(url('prepId1/high.mp4'))).status).toBe(404);
+      expect((await fetch(url('nobody/high.mp4'))).status).toBe(404);
+    });
+
+    it('needs the playback id’s token for a signed id (the same JWT as HLS), its restriction applied', async () => {
+      const refused = await fetch(url('sigId1/high.mp4'));
+      expect(refused.status).toBe(403);
+      expect(await errorBody(refused)).toEqual({ error: { type: 'forbidden', messages: ['Token is required for a signed playback ID'] } });
+      const key = await keys.create();
+      const token = await mux.jwt.signPlaybackId('sigId1', { keyId: key.id, keySecret: key.private_key! });
+      const res = await fetch(url(`sigId1/high.mp4?token=${token}`), { headers: { range: 'bytes=0-9' } });
+      expect([res.status, res.headers.get('cache-control')]).toEqual([206, 'private, max-age=60']);
+      const restriction = await restrictions.create({ referrer: { allowed_domains: ['example.com'], allow_no_referrer: false }, user_agent: undefined });
+      const restricted = await mux.jwt.signPlaybackId('sigId1', {
+        keyId: key.id,
+        keySecret: key.private_key!,
+        params: { playback_restriction_id: restriction.id },
+      });
+      expect((await fetch(url(`sigId1/high.mp4?token=${restricted}`))).status).toBe(403);
+      expect((await fetch(url(`sigId1/high.mp4?token=${restricted}`), { headers: { referer: 'https://example.com/' } })).status).toBe(200);
+    });
+
+    it('serves the master to whoever has its URL (no token), as an attachment never cached; 404 once its token is no longer valid', async () => {
+      const res = await fetch(url(`master/${MASTER_TOKEN}/master.mp4`));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="master.mp4"');
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(MP4);
+      const part = await fetch(url(`master/${MASTER_TOKEN}/master.mp4?download=archive`), { headers: { range: 'bytes=4990-' } });
+      expect([part.status, part.headers.get('content-range'), part.headers.get('content-disposition')]).toEqual([
+        206,
+        'bytes 4990-4999/5000',
+        'attachment; filename="archive.mp4"',
+      ]);
+      const unknown = await fetch(url(`master/${'U'.repeat(43)}/master.mp4`));
+      expect(unknown.status).toBe(404);
+      expect(await errorBody(unknown)).toEqual({ error: { type: 'not_found', messages: ['Master not found: the URL expired or master access was removed'] } });
+      expect((await fetch(url('master/short/master.mp4'))).status).toBe(404);
+      expect((await fetch(url(`master/${MASTER_TOKEN}/other.mp4`))).status).toBe(404);
+    });
+  });
+
   describe('refusals', () => {
     it('answers an unknown playback id with 404 in the error shape, for GET and HEAD', async () => {
       const res = await fetch(url('abc123.m3u8'));
@@ -343,9 +464,9 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
     });
 
     it('answers other paths with 404 in the error shape, not 500', async () => {
-      const res = await fetch(url('pubId1/high.mp4'));
+      const res = await fetch(url('pubId1/a/b/c.ts'));
       expect(res.status).toBe(404);
-      expect(await errorBody(res)).toEqual({ error: { type: 'not_found', messages: ['Not a playback URL: GET /pubId1/high.mp4'] } });
+      expect(await errorBody(res)).toEqual({ error: { type: 'not_found', messages: ['Not a playback URL: GET /pubId1/a/b/c.ts'] } });
       expect((await fetch(url('pubId1.m3u8'), { method: 'POST' })).status).toBe(404);
     });
 

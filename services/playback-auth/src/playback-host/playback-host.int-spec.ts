@@ -91,8 +91,8 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
     await store.putBuffer(assetKeys.hls('asset-1', 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nsource/index.m3u8\n');
     await store.putBuffer(assetKeys.hls('asset-1', 'source/index.m3u8'), '#EXTM3U\n#EXTINF:2,\nsegment_000.ts\n#EXT-X-ENDLIST\n');
     await store.putBuffer(assetKeys.hls('asset-1', 'source/segment_000.ts'), Buffer.alloc(376, 0x47));
-    owners.set('pubInt1', { id: 'pubInt1', policy: 'public', object: { type: 'asset', id: 'asset-1' }, status: 'ready' });
-    owners.set('sigInt1', { id: 'sigInt1', policy: 'signed', object: { type: 'asset', id: 'asset-1' }, status: 'ready' });
+    owners.set('pubInt1', { id: 'pubInt1', policy: 'public', object: { type: 'asset', id: 'asset-1' }, status: 'ready', renditions: [] });
+    owners.set('sigInt1', { id: 'sigInt1', policy: 'signed', object: { type: 'asset', id: 'asset-1' }, status: 'ready', renditions: [] });
 
     assetsServer = await fakeOwnerServer(config, 'assets', 'platform.assets.v1.AssetsService', owners);
     await store.putBuffer(assetKeys.hls('live-asset-1', 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nlive/index.m3u8\n');
@@ -104,8 +104,9 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
       object: { type: 'live_stream', id: 'stream-1' },
       status: 'active',
       media_asset_id: 'live-asset-1',
+      renditions: [],
     });
-    liveOwners.set('liveInt2', { id: 'liveInt2', policy: 'public', object: { type: 'live_stream', id: 'stream-2' }, status: 'idle' });
+    liveOwners.set('liveInt2', { id: 'liveInt2', policy: 'public', object: { type: 'live_stream', id: 'stream-2' }, status: 'idle', renditions: [] });
     liveServer = await fakeOwnerServer(config, 'live', 'platform.live.v1.LiveStreamsService', liveOwners);
     app = await bootstrap(config);
     const SigningKeys = loadService('playback-auth', config, 'platform.playback_auth.v1.SigningKeysService');
@@ -199,8 +200,8 @@ describe('playback host, booted by main, over gRPC and Postgres', () => {
         assetKeys.hls('asset-made', 'master.m3u8'),
         '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x180,CODECS="avc1.42c00d,mp4a.40.2"\nsource/index.m3u8\n',
       );
-      owners.set('madePub1', { id: 'madePub1', policy: 'public', object: { type: 'asset', id: 'asset-made' }, status: 'ready' });
-      owners.set('madeSig1', { id: 'madeSig1', policy: 'signed', object: { type: 'asset', id: 'asset-made' }, status: 'ready' });
+      owners.set('madePub1', { id: 'madePub1', policy: 'public', object: { type: 'asset', id: 'asset-made' }, status: 'ready', renditions: [] });
+      owners.set('madeSig1', { id: 'madeSig1', policy: 'signed', object: { type: 'asset', id: 'asset-made' }, status: 'ready', renditions: [] });
     });
 
     const ffprobe = async (url: string) => {

@@ -6,6 +6,8 @@ import { assets, live } from '@platform/proto';
 import { StorageModule } from '@platform/storage';
 import { PlaybackRestrictionsModule } from '../playback-restrictions/playback-restrictions.module';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
+import { DownloadLookup, STATIC_RENDITIONS_SERVICE } from './download-lookup';
+import { DownloadsService } from './downloads.service';
 import { PlaybackAccessService } from './playback-access.service';
 import { PlaybackGrants } from './playback-grants';
 import { PlaybackHostController } from './playback-host.controller';
@@ -39,10 +41,17 @@ const LIVE_CLIENT = 'grpc-client:live';
       inject: [LIVE_CLIENT],
       useFactory: (client: ClientGrpc) => client.getService<live.LiveStreamsServiceClient>(live.LIVE_STREAMS_SERVICE_NAME),
     },
+    {
+      provide: STATIC_RENDITIONS_SERVICE,
+      inject: [ASSETS_CLIENT],
+      useFactory: (client: ClientGrpc) => client.getService<assets.StaticRenditionsServiceClient>(assets.STATIC_RENDITIONS_SERVICE_NAME),
+    },
     PlaybackIdLookup,
+    DownloadLookup,
     PlaybackGrants,
     PlaybackAccessService,
     PlaybackHostService,
+    DownloadsService,
   ],
 })
 export class PlaybackHostModule {}

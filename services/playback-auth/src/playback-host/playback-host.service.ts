@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { assetKeys, contentTypeOf, OBJECT_STORE, ObjectInfo, ObjectNotFoundError, ObjectStore } from '@platform/storage';
-import { parseRange } from './byte-range';
+import { assetKeys, OBJECT_STORE, ObjectNotFoundError, ObjectStore } from '@platform/storage';
 import { PlaybackAccess, PlaybackAccessService, PlaybackRequest } from './playback-access.service';
 import { PlaybackError } from './playback-error';
 import { PlaybackGrants } from './playback-grants';
 import { cacheControl, PlaybackFile } from './playback-headers';
 import { rewriteMasterPlaylist, rewriteMediaPlaylist } from './playlist-rewrite';
+import { withTrackRenditions } from './track-renditions';
+import { FileRequestHeaders, storedFileReply } from './stored-object-reply';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 /** Written by the live ingest next to `master.m3u8` while a recording is live. */
@@ -19,12 +20,7 @@ export interface PlaybackReply {
 }
 
 /** Conditional and range headers of a segment request. */
-export interface SegmentRequestHeaders {
-  range?: string;
-  ifRange?: string;
-  ifNoneMatch?: string;
-  ifModifiedSince?: string;
-}
+export type SegmentRequestHeaders = FileRequestHeaders;
 
 /**
  * The files of the playback host, read from the object store where the transcoder wrote
@@ -42,12 +38,13 @@ export class PlaybackHostService {
   /**
    * `/{playback_id}.m3u8`: the master with every child URI under the playback id, granted. A live
    * stream's playback id while live gets the live-edge master (a sliding window), when the
-   * recording has one.
+   * recording has one. An asset's master gets its tracks' renditions (SUBTITLES and AUDIO groups),
+   * composed here from the lookup on top of the stored master of its variants.
    */
   async master(request: PlaybackRequest): Promise<PlaybackReply> {
     const access = await this.access.authorize(request);
     const liveEdge = access.liveEdge ? await this.playlist(access, LIVE_EDGE_MASTER).catch(() => undefined) : undefined;
-    const stored = liveEdge ?? (await this.playlist(access, 'master.m3u8'));
+    const stored = liveEdge ?? withTrackRenditions(await this.playlist(access, 'master.m3u8'), access.renditions ?? []);
     return this.playlistReply('master', access, rewriteMasterPlaylist(stored, access.playbackId, this.access.grantFor(access)));
   }
 
@@ -63,29 +60,12 @@ export class PlaybackHostService {
   /** `/{playback_id}/{variant}/{segment}`: the stored bytes, whole or one range. */
   async segment(request: PlaybackRequest, variant: string, segment: string, headers: SegmentRequestHeaders, head: boolean): Promise<PlaybackReply> {
     const access = await this.access.authorizeChild(request);
-    const key = assetKeys.hls(access.assetId, `${variant}/${segment}`);
-    const info = await this.store.stat(key);
-    if (!info) throw fileNotFound(`${variant}/${segment}`);
-
-    const etag = quoted(info.etag);
-    const validators = {
-      etag,
-      'last-modified': info.lastModified.toUTCString(),
-      'cache-control': cacheControl('segment', access.signed, this.grants.seconds),
+    const file = {
+      key: assetKeys.hls(access.assetId, `${variant}/${segment}`),
+      name: segment,
+      cacheControl: cacheControl('segment', access.signed, this.grants.seconds),
     };
-    if (notModified(headers, etag, info)) return { status: 304, headers: validators };
-
-    const common = { ...validators, 'content-type': contentTypeOf(segment), 'accept-ranges': 'bytes' };
-    const range = rangeOf(headers, etag, info);
-    if (range.kind === 'unsatisfiable') throw PlaybackError.rangeNotSatisfiable(info.size);
-    if (range.kind === 'whole') {
-      return { status: 200, headers: { ...common, 'content-length': String(info.size) }, body: head ? undefined : await this.open(key, segment) };
-    }
-    return {
-      status: 206,
-      headers: { ...common, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${info.size}` },
-      body: head ? undefined : await this.open(key, segment, { start: range.start, end: range.end }),
-    };
+    return storedFileReply(this.store, file, headers, head, () => fileNotFound(`${variant}/${segment}`));
   }
 
   private async playlist(access: PlaybackAccess, path: string): Promise<string> {
@@ -109,44 +89,8 @@ export class PlaybackHostService {
       body,
     };
   }
-
-  private async open(key: string, name: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream> {
-    try {
-      return await this.store.getStream(key, range);
-    } catch (err) {
-      // deleted between stat and read
-      if (err instanceof ObjectNotFoundError) throw fileNotFound(name);
-      throw err;
-    }
-  }
 }
 
 function fileNotFound(path: string): PlaybackError {
   return new PlaybackError(404, `Playback file ${path} not found`);
-}
-
-/** Stores differ: S3 ETags come quoted, others may not. HTTP wants the quotes. */
-function quoted(etag: string): string {
-  return /^(W\/)?".*"$/.test(etag) ? etag : `"${etag}"`;
-}
-
-function notModified(headers: SegmentRequestHeaders, etag: string, info: ObjectInfo): boolean {
-  if (headers.ifNoneMatch !== undefined) {
-    return headers.ifNoneMatch.split(',').some((tag) => {
-      const t = tag.trim();
-      return t === '*' || t === etag || t === `W/${etag}` || `W/${t}` === etag;
-    });
-  }
-  if (headers.ifModifiedSince !== undefined) {
-    const since = Date.parse(headers.ifModifiedSince);
-    return !Number.isNaN(since) && Math.floor(info.lastModified.getTime() / 1000) <= Math.floor(since / 1000);
-  }
-  return false;
-}
-
-/** The range to serve; `If-Range` that no longer matches the object asks for the whole of it. */
-function rangeOf(headers: SegmentRequestHeaders, etag: string, info: ObjectInfo) {
-  const ifRange = headers.ifRange?.trim();
-  if (ifRange !== undefined && ifRange !== etag && ifRange !== info.lastModified.toUTCString()) return { kind: 'whole' as const };
-  return parseRange(headers.range, info.size);
 }

@@ -24,6 +24,8 @@ export interface PlaybackOwner {
   mediaAssetId?: string;
   /** Assets: a live recording under way. */
   isLive?: boolean;
+  /** Assets: the tracks the master lists besides its variants (ready text and alternate audio tracks, and the primary audio). */
+  renditions: assets.Track[];
 }
 
 /**
@@ -51,6 +53,7 @@ export class PlaybackIdLookup {
       status: owner.status,
       ...(owner.media_asset_id ? { mediaAssetId: owner.media_asset_id } : {}),
       ...(owner.is_live ? { isLive: true } : {}),
+      renditions: owner.renditions ?? [],
     };
   }
 

@@ -60,7 +60,7 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
         table_name: string;
       }>
     >(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'transcoder' ORDER BY 1`);
-    expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations', 'processed_events']);
+    expect(tables.map((t) => t.table_name)).toEqual(['jobs', 'migrations', 'processed_events', 'tasks']);
   });
 
   it('queues one job per asset', async () => {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../sql-rows';
 import { JobEntity, JobPhase, JobStatus } from './job.entity';
 
 interface JobRow {
@@ -165,19 +166,13 @@ export class JobRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  private async rows(sql: string, params: unknown[], manager?: EntityManager): Promise<JobRow[]> {
-    const result: JobRow[] | [JobRow[], number] = await (manager ?? this.dataSource).query(sql, params);
-    // TypeORM returns [rows, affected] for UPDATE … RETURNING on Postgres, plain rows otherwise.
-    return isUpdateResult(result) ? result[0] : result;
+  private rows(sql: string, params: unknown[], manager?: EntityManager): Promise<JobRow[]> {
+    return queryRows<JobRow>(manager ?? this.dataSource, sql, params);
   }
 
   private async holds(sql: string, params: unknown[]): Promise<boolean> {
     return (await this.rows(sql, params)).length === 1;
   }
-}
-
-function isUpdateResult(result: JobRow[] | [JobRow[], number]): result is [JobRow[], number] {
-  return result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number';
 }
 
 function toEntity(row: JobRow): JobEntity {

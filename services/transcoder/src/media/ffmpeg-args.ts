@@ -1,4 +1,5 @@
-import { Ladder } from './ladder';
+import { AUDIO_BITRATE, Ladder } from './ladder';
+import { overlayFilter, overlayImageChain, overlayPlacement, OverlaySettings, Size } from './overlay';
 
 export interface HlsMuxerOptions {
   /**
@@ -25,6 +26,17 @@ export interface LadderOptions extends HlsMuxerOptions {
   maxFrameRate?: number;
   /** Filter burnt into test assets; default `TEST_WATERMARK` (see `testWatermark` for the fallbacks). */
   watermark?: string;
+  /** Watermark images burnt into every rendition (`overlay_settings`), in the order given (later ones on top). */
+  overlays?: LadderOverlay[];
+  /** Audio filter chain applied once before the audio is encoded for each variant (`normalize_audio`: `loudnormFilter`). */
+  audioFilter?: string;
+}
+
+export interface LadderOverlay {
+  /** The image file (PNG, JPEG or WebP): ffmpeg input 1, 2, … after the main one. */
+  image: string;
+  imageSize: Size;
+  settings: OverlaySettings;
 }
 
 export const TEST_ASSET_SECONDS = 10;
@@ -109,9 +121,10 @@ function streamMapEntry(streams: string, name: string, legacy: boolean | undefin
 }
 
 /**
- * One ffmpeg run: the input is decoded once, (watermarked for test assets,) split and scaled to every
- * rendition, encoded with libx264 on a fixed, scene-cut-free GOP so segments of every variant start on
- * the same frames, and written as HLS with one playlist per variant and a master playlist.
+ * One ffmpeg run: the input is decoded once, (watermarked for test assets,) given its watermark image at the
+ * top rendition's size, split and scaled to every rendition, encoded with libx264 on a fixed, scene-cut-free
+ * GOP so segments of every variant start on the same frames, and written as HLS with one playlist per
+ * variant and a master playlist. An audio filter runs once, its output split to every variant's AAC encode.
  */
 export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOptions): string[] {
   const segmentSeconds = options.segmentSeconds ?? DEFAULT_SEGMENT_SECONDS;
@@ -122,18 +135,24 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
 
   const variants: string[] = [];
   const n = ladder.video.length;
+  const audioFilter = ladder.audio ? options.audioFilter : undefined;
+  const audioOf = (i: number) => (audioFilter ? `[a${i}]` : '0:a:0');
+  const graph: string[] = [];
   if (n > 0) {
-    const pre = ['[0:v:0]'];
+    const overlays = options.overlays ?? [];
+    for (const overlay of overlays) args.push('-i', overlay.image);
     const filters: string[] = [];
     if (options.frameRate > maxFrameRate) filters.push(`fps=${maxFrameRate}`);
     if (options.test) filters.push(options.watermark ?? TEST_WATERMARK);
-    filters.push(`split=${n}${ladder.video.map((_, i) => `[s${i}]`).join('')}`);
-    const graph = [pre.join('') + filters.join(',')];
+    const split = `split=${n}${ladder.video.map((_, i) => `[s${i}]`).join('')}`;
+    if (overlays.length > 0) graph.push(...overlayGraph(overlays, ladder.video[0], filters, split));
+    else graph.push(`[0:v:0]${[...filters, split].join(',')}`);
     ladder.video.forEach((r, i) => graph.push(`[s${i}]scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`));
+    if (audioFilter) graph.push(`[0:a:0]${audioFilter},asplit=${n}${ladder.video.map((_, i) => `[a${i}]`).join('')}`);
     args.push('-filter_complex', graph.join(';'));
     ladder.video.forEach((r, i) => {
       args.push('-map', `[v${i}]`);
-      if (ladder.audio) args.push('-map', '0:a:0');
+      if (ladder.audio) args.push('-map', audioOf(i));
       variants.push(streamMapEntry(ladder.audio ? `v:${i},a:${i}` : `v:${i}`, r.name, options.legacyHlsMuxer));
     });
     const fps = Math.min(options.frameRate, maxFrameRate);
@@ -155,7 +174,8 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
       );
     });
   } else if (ladder.audio) {
-    args.push('-map', '0:a:0');
+    if (audioFilter) args.push('-filter_complex', `[0:a:0]${audioFilter}[a0]`);
+    args.push('-map', audioOf(0));
     variants.push(streamMapEntry('a:0', 'audio', options.legacyHlsMuxer));
   }
   if (ladder.audio) {
@@ -170,6 +190,22 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
   return args;
 }
 
+/**
+ * Watermarks burnt in once, on a frame of the top rendition's size (the lower renditions are scaled from
+ * it), one overlay after the other, the last one feeding the split.
+ */
+function overlayGraph(overlays: LadderOverlay[], top: Size, filters: string[], split: string): string[] {
+  const placements = overlays.map((o) => overlayPlacement(o.settings, o.imageSize, top));
+  const graph = placements.map((placement, k) => `[${k + 1}:v]${overlayImageChain(placement)}[wm${k}]`);
+  graph.push(`[0:v:0]${[...filters, `scale=${top.width}:${top.height}`, 'setsar=1'].join(',')}[base]`);
+  placements.forEach((placement, k) => {
+    const from = k === 0 ? '[base]' : `[o${k - 1}]`;
+    const last = k === placements.length - 1;
+    graph.push(`${from}[wm${k}]${overlayFilter(placement)}${last ? `,${split}` : `[o${k}]`}`);
+  });
+  return graph;
+}
+
 export interface RemuxOptions extends HlsMuxerOptions {
   outputDir: string;
   hasVideo: boolean;
@@ -177,10 +213,13 @@ export interface RemuxOptions extends HlsMuxerOptions {
   segmentSeconds?: number;
   /** Variant folder name; default `source`. */
   name?: string;
+  /** Audio filter chain (`normalize_audio`): the audio is then encoded to AAC; the video is still copied. */
+  audioFilter?: string;
 }
 
 /**
- * A fast playable rendition of a standard (H.264/AAC) input: streams copied into HLS, no decode.
+ * A fast playable rendition of a standard (H.264/AAC) input: streams copied into HLS, no decode (with an
+ * audio filter, the audio alone is decoded, filtered and encoded again).
  * Segments cut on the source's own key frames, so they are only as regular as its GOP. Not for test
  * assets: those must be cut and watermarked, which needs the encode. `-var_stream_map` is used even for
  * one variant because it makes ffmpeg create the variant folder.
@@ -198,6 +237,8 @@ export function buildRemuxArgs(input: string, options: RemuxOptions): string[] {
     streams.push('a:0');
   }
   const dir = options.outputDir;
+  const audioFilter = options.hasAudio ? options.audioFilter : undefined;
+  const codecs = audioFilter ? ['-c:v', 'copy', '-af', audioFilter, '-c:a', 'aac', '-b:a', String(AUDIO_BITRATE)] : ['-c', 'copy'];
   return [
     '-hide_banner',
     '-nostdin',
@@ -208,8 +249,7 @@ export function buildRemuxArgs(input: string, options: RemuxOptions): string[] {
     '-i',
     input,
     ...maps,
-    '-c',
-    'copy',
+    ...codecs,
     '-f',
     'hls',
     '-hls_time',

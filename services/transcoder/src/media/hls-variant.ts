@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseMediaPlaylist } from '@platform/storage';
 import { buildSegmentProbeArgs } from './ffmpeg-args';
 import { frameRateOf } from './interpret-probe';
-import { codecsOf, measureBandwidth, parseMediaPlaylist, VariantStream } from './master-playlist';
+import { codecsOf, measureBandwidth, VariantStream } from './master-playlist';
 import { MediaProcessError } from './media-errors';
 import { MediaRunner, RunOptions } from './media-runner';
 import { FfprobeOutput } from './probe.types';

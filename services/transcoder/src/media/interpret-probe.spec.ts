@@ -23,6 +23,11 @@ function withVideo(patch: Partial<FfprobeStream>, format: FfprobeOutput['format'
   return { format, streams: [{ ...video, ...patch }, audio] };
 }
 
+/** The same file with another frame size. */
+function withSize(probe: FfprobeOutput, width: number, height: number): FfprobeOutput {
+  return { ...probe, streams: probe.streams!.map((s) => (s.codec_type === 'video' ? { ...s, width, height } : s)) };
+}
+
 describe('interpretProbe on real ffprobe output', () => {
   it('reads a standard 1080p30 H.264/AAC MP4 as a standard 1080p asset', () => {
     const a = asset(interpretProbe(h264));
@@ -135,11 +140,34 @@ describe('interpretProbe on real ffprobe output', () => {
         max_stored_resolution: 'UHD',
         video: { width: 3840, height: 2160 },
       });
-      // 1440p tier = at most 4,194,304 pixels; 2730x1536 is the largest even 16:9 size within it.
+      // capped at the tier's own 16:9 frame, 2560x1440 (not the 1440p billing bound, 2048x2048 pixels)
       expect(asset(interpretProbe(videoOnly4k, { maxResolutionTier: '1440p' }))).toMatchObject({
         resolution_tier: '1440p',
         max_stored_resolution: 'FHD',
-        video: { width: 2730, height: 1536 },
+        video: { width: 2560, height: 1440 },
+        tracks: [{ type: 'video', max_width: 2560, max_height: 1440 }],
+      });
+    });
+
+    it('reports 1440p for a 2560x1440 frame under the 1440p and 2160p caps, and 1080p (1920x1080) under the default', () => {
+      const qhd = withSize(videoOnly4k, 2560, 1440);
+      for (const cap of ['1440p', '2160p'] as const) {
+        expect(asset(interpretProbe(qhd, { maxResolutionTier: cap }))).toMatchObject({ resolution_tier: '1440p', video: { width: 2560, height: 1440 } });
+      }
+      expect(asset(interpretProbe(qhd))).toMatchObject({ resolution_tier: '1080p', max_stored_resolution: 'FHD', video: { width: 1920, height: 1080 } });
+    });
+
+    it('keeps a source under the cap as it is: a 1080p source stays 1080p under the 2160p cap', () => {
+      expect(asset(interpretProbe(withSize(videoOnly4k, 1920, 1080), { maxResolutionTier: '2160p' }))).toMatchObject({
+        resolution_tier: '1080p',
+        video: { width: 1920, height: 1080 },
+      });
+    });
+
+    it('keeps the aspect ratio of a portrait 4K source capped at 1440p', () => {
+      expect(asset(interpretProbe(withSize(videoOnly4k, 2160, 3840), { maxResolutionTier: '1440p' }))).toMatchObject({
+        resolution_tier: '1440p',
+        video: { width: 1440, height: 2560 },
       });
     });
   });

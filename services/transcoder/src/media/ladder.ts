@@ -1,5 +1,6 @@
 import { floorEven } from './resolution';
 import { StoredVideo } from './probe.types';
+import { ENCODING_PROFILES, EncodingProfile } from './video-quality';
 
 export interface VideoRendition {
   name: string; // '1080p' (short side), used as the variant's folder and HLS NAME
@@ -29,32 +30,35 @@ const MIN_STEP = 0.85;
 
 /**
  * The adaptive rendition set for a stored size (already capped to the tier by `interpretProbe`): the
- * source size itself on top, then every standard rung clearly below it, each keeping the source
- * aspect ratio with even dimensions. Audio-only inputs get one AAC rendition.
+ * source size itself on top, then every standard rung clearly below it (those the video quality keeps),
+ * each keeping the source aspect ratio with even dimensions, at the quality's share of the standard bit
+ * rates. Audio-only inputs get one AAC rendition.
  */
-export function chooseLadder(video: StoredVideo | undefined, hasAudio: boolean): Ladder {
+export function chooseLadder(video: StoredVideo | undefined, hasAudio: boolean, profile: EncodingProfile = ENCODING_PROFILES.plus): Ladder {
   const audio = hasAudio ? { bitrate: AUDIO_BITRATE, channels: 2 } : undefined;
   if (!video) return { video: [], ...(audio ? { audio } : {}) };
   const width = floorEven(video.width);
   const height = floorEven(video.height);
   const portrait = height > width;
   const topShort = Math.min(width, height);
-  const top: VideoRendition = { name: `${topShort}p`, width, height, videoBitrate: bitrateFor(width * height) };
-  const lower = RUNGS.filter((r) => r.shortSide <= topShort * MIN_STEP).map((rung): VideoRendition => {
+  const scaled = (bitrate: number) => Math.round((bitrate * profile.bitrateFactor) / 1000) * 1000;
+  const top: VideoRendition = { name: `${topShort}p`, width, height, videoBitrate: scaled(bitrateFor(width * height)) };
+  const kept = RUNGS.filter((r) => r.shortSide <= topShort * MIN_STEP && (profile.rungs?.includes(r.shortSide) ?? true));
+  const lower = kept.map((rung): VideoRendition => {
     const scale = rung.shortSide / topShort;
     const long = floorEven((portrait ? height : width) * scale);
     return {
       name: `${rung.shortSide}p`,
       width: portrait ? rung.shortSide : long,
       height: portrait ? long : rung.shortSide,
-      videoBitrate: rung.bitrate,
+      videoBitrate: scaled(rung.bitrate),
     };
   });
   return { video: [top, ...lower], ...(audio ? { audio } : {}) };
 }
 
 /** Bitrate of the rung of the same area (16:9), scaled by pixel count between rungs; at least 200 kb/s. */
-function bitrateFor(pixels: number): number {
+export function bitrateFor(pixels: number): number {
   const areas = RUNGS.map((r) => ({ pixels: r.shortSide * Math.round((r.shortSide * 16) / 9), bitrate: r.bitrate }));
   const above = [...areas].reverse().find((a) => a.pixels >= pixels) ?? areas[0];
   const scaled = (above.bitrate * pixels) / above.pixels;

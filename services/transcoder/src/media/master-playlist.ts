@@ -63,26 +63,6 @@ export function codecsOf(streams: FfprobeStream[]): string | undefined {
   return codecs.join(',');
 }
 
-export interface MediaSegment {
-  uri: string;
-  duration: number;
-}
-
-/** Segments of a media playlist (`#EXTINF:<duration>,` followed by the URI line). */
-export function parseMediaPlaylist(text: string): MediaSegment[] {
-  const segments: MediaSegment[] = [];
-  let duration: number | undefined;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('#EXTINF:')) duration = Number.parseFloat(line.slice('#EXTINF:'.length));
-    else if (line && !line.startsWith('#') && duration !== undefined) {
-      segments.push({ uri: line, duration });
-      duration = undefined;
-    }
-  }
-  return segments;
-}
-
 /** Peak and average bit rate of segments of known size (bits per second, rounded up). */
 export function measureBandwidth(segments: Array<{ duration: number; bytes: number }>): { peak: number; average: number } {
   const timed = segments.filter((s) => s.duration > 0);

@@ -49,6 +49,15 @@ describe('MediaRunner', () => {
     expect((error as Error).message).toBe('ffmpeg exited with status 3: line 3 / line 4 / line 5');
   });
 
+  it('returns the end of what ffmpeg logged (ffmpegLog), beyond the 4 KiB kept for errors', async () => {
+    // 10,000 lines of filler (~ 60 KB), then a report at the very end
+    const runner = runnerWith(script('log', `i=0; while [ $i -lt 10000 ]; do echo "filler" >&2; i=$((i+1)); done; echo '{"input_i" : "-20.00"}' >&2`));
+    const log = await runner.ffmpegLog(['-af', 'loudnorm']);
+    expect(log.length).toBeGreaterThan(4096);
+    expect(log.startsWith('filler')).toBe(true);
+    expect(log.trimEnd().endsWith('{"input_i" : "-20.00"}')).toBe(true);
+  });
+
   it('says a binary that does not exist could not be started', async () => {
     const error = await runnerWith(join(dir, 'missing'))
       .ffmpeg([])

@@ -29,6 +29,8 @@ export interface MediaRunnerOptions {
 }
 
 const STDERR_TAIL_CHARS = 4096;
+/** What `ffmpegLog` keeps of stderr: the end, where filters print their figures when they close. */
+const LOG_TAIL_CHARS = 64 * 1024;
 const STDERR_TAIL_LINES = 3;
 
 /**
@@ -43,9 +45,14 @@ export class MediaRunner {
   ) {}
 
   /** Runs ffmpeg to completion. */
-  ffmpeg(args: string[], options: FfmpegRunOptions = {}): Promise<void> {
+  async ffmpeg(args: string[], options: FfmpegRunOptions = {}): Promise<void> {
     const parser = options.onProgress ? new ProgressParser(options.onProgress, options.durationSeconds) : undefined;
-    return this.run('ffmpeg', args, options, (chunk) => parser?.push(chunk));
+    await this.run('ffmpeg', args, options, (chunk) => parser?.push(chunk));
+  }
+
+  /** Runs ffmpeg to completion and returns the end of what it logged (a measuring filter's report). */
+  ffmpegLog(args: string[], options: RunOptions = {}): Promise<string> {
+    return this.run('ffmpeg', args, options, () => undefined, LOG_TAIL_CHARS);
   }
 
   /** Runs ffprobe and parses what it printed as JSON. */
@@ -78,7 +85,8 @@ export class MediaRunner {
     if (partial) onLine(partial);
   }
 
-  private run(tool: MediaTool, args: string[], options: RunOptions, onStdout: (chunk: string) => void): Promise<void> {
+  /** Resolves with the last `keepChars` of stderr. */
+  private run(tool: MediaTool, args: string[], options: RunOptions, onStdout: (chunk: string) => void, keepChars = STDERR_TAIL_CHARS): Promise<string> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new MediaAbortedError(tool, signal.reason));
     return new Promise((resolve, reject) => {
@@ -99,7 +107,7 @@ export class MediaRunner {
       child.stdout.on('data', (chunk: string) => onStdout(chunk));
       child.stderr.setEncoding('utf8');
       child.stderr.on('data', (chunk: string) => {
-        stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
+        stderr = (stderr + chunk).slice(-keepChars);
       });
       child.once('spawn', () => {
         if (child.pid !== undefined) options.onSpawn?.(child.pid);
@@ -122,7 +130,7 @@ export class MediaRunner {
         if (signal?.aborted) reject(new MediaAbortedError(tool, signal.reason));
         else if (spawnError) reject(new MediaProcessError(tool, null, null, '', spawnError));
         else if (code !== 0) reject(new MediaProcessError(tool, code, killedBy, tailOf(stderr)));
-        else resolve();
+        else resolve(stderr);
       });
     });
   }

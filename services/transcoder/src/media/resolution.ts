@@ -8,10 +8,14 @@ const TIER_MAX_PIXELS: Record<Exclude<ResolutionTier, 'audio-only'>, number> = {
   '2160p': Number.POSITIVE_INFINITY,
 };
 const VIDEO_TIERS = ['720p', '1080p', '1440p', '2160p'] as const;
-/** Largest frame kept for a capped tier: the 2160p cap is 3840x2160. */
+/**
+ * Largest frame kept for a capped tier, by pixel count: the tier's own 16:9 frame (1920x1080, 2560x1440,
+ * 3840x2160), so a 16:9 source above the cap becomes exactly that rendition. (The 1440p billing bound,
+ * 4,194,304 pixels, would make a 4K source 2730x1536.)
+ */
 const CAP_PIXELS: Record<MaxResolutionTier, number> = {
-  '1080p': TIER_MAX_PIXELS['1080p'],
-  '1440p': TIER_MAX_PIXELS['1440p'],
+  '1080p': 1920 * 1080,
+  '1440p': 2560 * 1440,
   '2160p': 3840 * 2160,
 };
 
@@ -25,6 +29,11 @@ export function gcd(a: number, b: number): number {
 
 export function floorEven(n: number): number {
   return Math.max(2, Math.floor(n / 2) * 2);
+}
+
+/** A frame the tier cap would scale down (a stream copy of it would deliver more than the tier). */
+export function exceedsTier(width: number, height: number, cap: MaxResolutionTier): boolean {
+  return width * height > CAP_PIXELS[cap];
 }
 
 /**

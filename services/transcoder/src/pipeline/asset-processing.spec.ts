@@ -9,7 +9,7 @@ describe('GrpcAssetProcessing', () => {
   const spec: assets.IngestSpec = {
     asset_id: 'a1',
     status: 'preparing',
-    input: [{ url: 'https://example.com/a.mp4' }],
+    input: [{ url: 'https://example.com/a.mp4', generated_subtitles: [] }],
     test: false,
     max_resolution_tier: '1080p',
     encoding_tier: 'smart',

@@ -9,15 +9,20 @@ import { codecsOf, VariantStream } from '../media/master-playlist';
 import { MediaToolkit, MediaTools } from '../media/media-tools';
 import { FfprobeOutput, FfprobeStream, MaxResolutionTier, ProbedAsset } from '../media/probe.types';
 import { expectedRenditionSeconds, RenditionError } from '../media/rendition-check';
+import { exceedsTier } from '../media/resolution';
 import { AssetProcessing } from './asset-processing';
+import { describeNormalization, measureAudioNormalization } from './audio-normalization';
 import { HlsPublisher } from './hls-publisher';
 import { InputFiles } from './input-files';
 import { InputError, JobContext, PipelineOutcome, PipelineSettings } from './job-context';
 import { probeInput, scanKeyframes } from './probe-input';
 import { toRecordProbeRequest } from './record-probe.mapper';
+import { SOURCE_VARIANT } from './source-variant';
 import { StepTimer } from './step-timer';
+import { WatermarkInput } from './watermark-input';
 
-export const SOURCE_VARIANT = 'source';
+export { SOURCE_VARIANT };
+
 const TIERS: readonly MaxResolutionTier[] = ['1080p', '1440p', '2160p'];
 
 export function maxResolutionTierOf(spec: assets.IngestSpec): MaxResolutionTier {
@@ -30,12 +35,16 @@ export interface RunState {
 }
 
 /**
- * The ingest phase (an ingest slot): input → probe → RecordProbe → for a standard input, the stream-
- * copied `source` rendition, checked, stored and listed, and MarkReady: the asset plays within seconds.
- * Then the input is kept for the ladder phase, which an encode slot of any worker runs.
+ * The ingest phase (an ingest slot): watermark image (checked) → input → probe → RecordProbe → for a
+ * standard input, the stream-copied `source` rendition (its audio normalized with `normalize_audio`),
+ * checked, stored and listed, and MarkReady: the asset plays within seconds. Then the input (and the
+ * watermark image) are kept for the ladder phase, which an encode slot of any worker runs. A watermarked
+ * asset has no `source` rendition (its mark must be burnt in): it plays when its ladder is done, as test
+ * assets and non-standard inputs do.
  */
 export class IngestPhase {
   private readonly logger = new Logger('TranscodePipeline');
+  private readonly watermark: WatermarkInput;
 
   constructor(
     private readonly assets: AssetProcessing,
@@ -43,7 +52,9 @@ export class IngestPhase {
     private readonly inputs: InputFiles,
     private readonly media: Pick<MediaTools, 'get'>,
     private readonly settings: PipelineSettings,
-  ) {}
+  ) {
+    this.watermark = new WatermarkInput(inputs);
+  }
 
   async run(ctx: JobContext, spec: assets.IngestSpec, state: RunState): Promise<PipelineOutcome> {
     // Ingested before (a redone phase after MarkReady): the ladder reads the asset's input itself.
@@ -51,9 +62,12 @@ export class IngestPhase {
     const source = spec.input[0];
     const toolkit = await this.media.get();
     const timer = new StepTimer();
+    // The small image first: a bad one errors the asset before a large input is downloaded.
+    const watermarked = (await this.watermark.prepare(ctx, spec, toolkit.runner, 'ingest')).length > 0;
+    if (watermarked) timer.mark('watermark image');
     // No extension from the URL: ffprobe would trust `.txt` and read text as a `tty` video.
     const input = join(ctx.workDir, 'input');
-    timer.mark(await this.inputs.fetch(source, input, ctx.signal));
+    timer.mark(await this.inputs.fetchInput(spec, input, { ...ctx, toolkit }));
 
     const run = { signal: ctx.signal, onSpawn: (pid: number) => ctx.onChild(pid) };
     const probe = await probeInput(toolkit.runner, input, run);
@@ -63,17 +77,21 @@ export class IngestPhase {
     if (!first.ok) throw new InputError(first.error.messages);
 
     const video = primaryVideoStream(probe);
-    const remuxable = first.asset.standard && !spec.test && (!video || rotationOf(video) === 0);
-    // The packet scan (GOP rules) and the remux both read the whole file: run them side by side.
+    // Not a copy of what must be changed: a rotated picture, one above the tier, or one to watermark.
+    const copyable = !video || (rotationOf(video) === 0 && !exceedsTier(video.width ?? 0, video.height ?? 0, maxResolutionTier));
+    const remuxable = first.asset.standard && !spec.test && !watermarked && copyable;
+    const normalize = spec.normalize_audio && first.asset.hasAudio;
+    // The packet scan (GOP rules) and the remux both read the whole file: run them side by side. A clip's
+    // GOPs are its source's, with short re-encoded ones at its edges by design: the GOP rules are not for it.
     const [keyframes, remuxed] = await settleBoth(
-      video ? scanKeyframes(toolkit.runner, input, run) : Promise.resolve(undefined),
-      remuxable ? this.remux(toolkit, ctx, input, first.asset, sourceFields(probe)) : Promise.resolve(undefined),
+      video && !spec.clip ? scanKeyframes(toolkit.runner, input, run) : Promise.resolve(undefined),
+      remuxable ? this.remux(toolkit, ctx, input, first.asset, sourceFields(probe), normalize ? probe : undefined) : Promise.resolve(undefined),
     );
-    timer.mark(remuxable ? 'key-frame scan + remux' : 'key-frame scan');
+    timer.mark([video && !spec.clip ? 'key-frame scan' : '', remuxable ? 'remux' : ''].filter(Boolean).join(' + ') || 'checks');
     const result = interpretProbe(probe, { maxResolutionTier, keyframes });
     if (!result.ok) throw new InputError(result.error.messages);
     const probed = result.asset;
-    await this.assets.recordProbe(toRecordProbeRequest(ctx.assetId, source?.url, probed, spec.test));
+    await this.assets.recordProbe(toRecordProbeRequest(ctx.assetId, probed, spec.test));
     timer.mark('record probe');
 
     if (remuxed && probed.standard) {
@@ -97,7 +115,8 @@ export class IngestPhase {
   /**
    * Stream copy into the `source` variant, checked; undefined (the ladder alone then) if ffmpeg cannot
    * make it or it is unusable. A source that plays shorter than the input declares means the input is
-   * incomplete: that RenditionError goes through (the asset errors).
+   * incomplete: that RenditionError goes through (the asset errors). With `normalizeFrom` (the input's
+   * probe, for `normalize_audio`) the audio is measured first and re-encoded normalized; the video is copied.
    */
   private async remux(
     toolkit: MediaToolkit,
@@ -105,19 +124,23 @@ export class IngestPhase {
     input: string,
     probed: ProbedAsset,
     known: KnownVariantFields,
+    normalizeFrom?: FfprobeOutput,
   ): Promise<{ folder: string; stream: VariantStream } | undefined> {
     const outputDir = join(ctx.workDir, 'remux');
     const legacyHlsMuxer = toolkit.features.legacyHlsMuxer;
-    const args = buildRemuxArgs(input, {
-      outputDir,
-      hasVideo: probed.video !== undefined,
-      hasAudio: probed.hasAudio,
-      segmentSeconds: this.settings.segmentSeconds,
-      legacyHlsMuxer,
-    });
     const folder = join(outputDir, variantFolder(0, SOURCE_VARIANT, { legacyHlsMuxer }));
     const options = { signal: ctx.signal, onSpawn: (pid: number) => ctx.onChild(pid) };
     try {
+      const normalization = normalizeFrom ? await measureAudioNormalization(toolkit.runner, input, normalizeFrom, { ...options, test: false }) : undefined;
+      if (normalization) this.logger.log(`asset ${ctx.assetId}: loudness ${describeNormalization(normalization)}`);
+      const args = buildRemuxArgs(input, {
+        outputDir,
+        hasVideo: probed.video !== undefined,
+        hasAudio: probed.hasAudio,
+        segmentSeconds: this.settings.segmentSeconds,
+        legacyHlsMuxer,
+        ...(normalization?.filter ? { audioFilter: normalization.filter } : {}),
+      });
       await toolkit.runner.ffmpeg(args, options);
       const expected = { seconds: expectedRenditionSeconds(probed, false), video: probed.video !== undefined };
       return { folder, stream: await describeVariant(toolkit.runner, folder, `${SOURCE_VARIANT}/index.m3u8`, expected, known, options) };

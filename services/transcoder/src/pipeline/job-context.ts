@@ -45,11 +45,11 @@ export class InputError extends Error {
 export interface PipelineSettings {
   /** HLS segment (and GOP) length, seconds. */
   segmentSeconds: number;
-  /** libx264 preset of the ladder. */
-  preset: string;
+  /** libx264 preset of the ladder, overriding the video quality's (tests: `ultrafast`); unset in service. */
+  preset?: string;
   /** Parallel uploads of one variant's segments. */
   uploadConcurrency: number;
 }
 
 export const PIPELINE_SETTINGS = Symbol('PIPELINE_SETTINGS');
-export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = { segmentSeconds: 4, preset: 'veryfast', uploadConcurrency: 4 };
+export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = { segmentSeconds: 4, uploadConcurrency: 4 };

@@ -27,6 +27,6 @@ const ASSETS_GRPC = 'grpc-client:assets';
     },
     { provide: ASSET_PROCESSING, useClass: GrpcAssetProcessing },
   ],
-  exports: [TranscodePipeline, ASSET_PROCESSING, MediaModule],
+  exports: [TranscodePipeline, ASSET_PROCESSING, ASSET_PROCESSING_CLIENT, MediaModule],
 })
 export class PipelineModule {}

@@ -6,7 +6,7 @@ import { ProbedAsset } from '../media/probe.types';
  * RecordProbe from the probe's reading. A test asset keeps only its first 10 s, so its durations are
  * capped there. Track ids are left empty: the assets service names its tracks.
  */
-export function toRecordProbeRequest(assetId: string, url: string | undefined, probed: ProbedAsset, test: boolean): assets.RecordProbeRequest {
+export function toRecordProbeRequest(assetId: string, probed: ProbedAsset, test: boolean): assets.RecordProbeRequest {
   const cap = (d: number | undefined) => (d === undefined ? undefined : test ? Math.min(d, TEST_ASSET_SECONDS) : d);
   const tracks: assets.Track[] = probed.tracks.map((t) => {
     const duration = cap(t.duration);
@@ -24,8 +24,8 @@ export function toRecordProbeRequest(assetId: string, url: string | undefined, p
     ...(probed.aspect_ratio !== undefined ? { aspect_ratio: probed.aspect_ratio } : {}),
     tracks,
     non_standard_input_reasons: { ...(probed.non_standard_input_reasons ?? {}) },
-    // A direct upload's input has no url: its settings are empty, as Mux shows them.
-    input_info: [{ settings: url !== undefined ? { url } : {}, file: probed.input_info }],
+    // The assets service gives each input its stored settings; the main input's file is what was probed.
+    input_info: [{ settings: undefined, file: probed.input_info }],
     recording_times: [],
   };
 }

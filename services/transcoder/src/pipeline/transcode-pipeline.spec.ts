@@ -130,6 +130,27 @@ describe('TranscodePipeline', () => {
     expect(store.objects.has(hls('source/segment_000.ts'))).toBe(true);
   });
 
+  it('errors a clip whose source media is gone (the source deleted after the clip was created), running no ffmpeg', async () => {
+    assets.addAsset(ASSET, { url: 'svc://assets/gone', clip: { source_asset_id: 'gone', start_time: 1, end_time: 3 } });
+    expect(await pipeline().run(context('ingest'))).toEqual({
+      status: 'errored',
+      error: 'The source asset gone has no stored media to clip (it was deleted, or is being deleted).',
+    });
+    expect(assets.errored).toEqual([
+      {
+        assetId: ASSET,
+        errors: { type: 'invalid_input', messages: ['The source asset gone has no stored media to clip (it was deleted, or is being deleted).'] },
+      },
+    ]);
+    expect(runner.ffmpegRuns).toEqual([]);
+  });
+
+  it('errors a clip when the source rendition holds nothing at the cut', async () => {
+    assets.addAsset(ASSET, { url: 'svc://assets/short', clip: { source_asset_id: 'short', start_time: 30, end_time: 40 } });
+    await store.putBuffer('assets/short/hls/source/index.m3u8', '#EXTM3U\n#EXTINF:4.000000,\nsegment_000.ts\n#EXT-X-ENDLIST\n');
+    expect(await pipeline().run(context('ingest'))).toMatchObject({ status: 'errored', error: 'The source asset short holds no media between 30 s and 40 s.' });
+  });
+
   it('encodes the ladder from the kept input, and from the asset input again when the kept copy is gone', async () => {
     assets.addAsset(ASSET, { url: `${base}/clip.mp4`, status: 'ready' });
     await store.putBuffer(keptInputKey(ASSET), Buffer.alloc(100, 9));
@@ -201,7 +222,7 @@ describe('TranscodePipeline', () => {
         non_standard_input_reasons: {},
         input_info: [
           {
-            settings: { url: `${base}/clip.mp4` },
+            settings: undefined, // the assets service gives each input its stored settings
             file: {
               container_format: 'mov,mp4,m4a,3gp,3g2,mj2',
               tracks: [
@@ -216,21 +237,21 @@ describe('TranscodePipeline', () => {
     ]);
   });
 
-  it('ingests a direct upload from its stored file, with empty input-info settings', async () => {
+  it('ingests a direct upload from its stored file, its input-info settings left to the assets service', async () => {
     await store.putBuffer('uploads/up1/source', Buffer.alloc(4096, 7));
-    assets.addAsset(ASSET, { input: [{ object_key: 'uploads/up1/source' }] });
+    assets.addAsset(ASSET, { input: [{ object_key: 'uploads/up1/source', generated_subtitles: [] }] });
     // nothing kept for the ladder: it reads the stored upload again
     expect(await pipeline().run(context())).toEqual({ status: 'ladder', inputKey: null });
     expect(runner.ffmpegRuns[0][runner.ffmpegRuns[0].indexOf('-i') + 1]).toBe(join(workDir, 'input'));
     expect(readFileSync(join(workDir, 'input'))).toEqual(Buffer.alloc(4096, 7));
-    expect(assets.probes[0].input_info).toEqual([expect.objectContaining({ settings: {} })]);
+    expect(assets.probes[0].input_info).toEqual([expect.objectContaining({ settings: undefined })]);
     expect(steps()).toContain(`markReady ${ASSET}`);
     expect(store.objects.has(keptInputKey(ASSET))).toBe(false);
     expect(await pipeline().run(context('ladder', null))).toEqual({ status: 'done' });
   });
 
   it('errors an upload asset whose stored file is gone (invalid_input)', async () => {
-    assets.addAsset(ASSET, { input: [{ object_key: 'uploads/gone/source' }] });
+    assets.addAsset(ASSET, { input: [{ object_key: 'uploads/gone/source', generated_subtitles: [] }] });
     expect(await pipeline().run(context())).toEqual({ status: 'errored', error: 'The uploaded file is missing from storage.' });
     expect(assets.errored).toEqual([{ assetId: ASSET, errors: { type: 'invalid_input', messages: ['The uploaded file is missing from storage.'] } }]);
   });

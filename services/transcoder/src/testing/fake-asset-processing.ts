@@ -19,7 +19,7 @@ export class FakeAssetProcessing implements AssetProcessing {
     const full: assets.IngestSpec = {
       asset_id: assetId,
       status: 'preparing',
-      input: url === undefined ? [] : [{ url }],
+      input: url === undefined ? [] : [{ url, generated_subtitles: [] }],
       test: false,
       max_resolution_tier: '1080p',
       encoding_tier: 'smart',

@@ -29,10 +29,19 @@ export class FakeMediaRunner {
   onFfmpeg?: (args: string[]) => unknown;
   readonly ffmpegRuns: string[][] = [];
   readonly probeRuns: string[][] = [];
+  /** ffprobe's answer for a file named `overlay` (the watermark image); default a 200x100 PNG. */
+  overlayProbe: FfprobeOutput = {
+    format: { format_name: 'png_pipe' },
+    streams: [{ index: 0, codec_type: 'video', codec_name: 'png', width: 200, height: 100 }],
+  };
+  /** What a loudness measuring pass logs (`ffmpegLog`). */
+  loudnormLog =
+    '[Parsed_loudnorm_1 @ 0x1] \n{\n\t"input_i" : "-40.00",\n\t"input_tp" : "-30.00",\n\t"input_lra" : "2.00",\n\t"input_thresh" : "-50.00",\n\t"target_offset" : "0.10"\n}\n';
 
   async probeJson<T>(args: string[], options: RunOptions = {}): Promise<T> {
     this.started('ffprobe', args, options);
     this.probeRuns.push(args);
+    if (args.includes('-show_format') && args[args.length - 1].endsWith('/overlay')) return this.overlayProbe as T;
     if (args.includes('-show_format')) {
       if (this.unreadable) throw new MediaProcessError('ffprobe', 1, null, 'Invalid data found when processing input');
       return this.probe as T;
@@ -96,6 +105,13 @@ export class FakeMediaRunner {
       writeFileSync(join(folder, 'index.m3u8'), `${lines.join('\n')}\n#EXT-X-ENDLIST\n`);
     });
     options.onProgress?.({ outTimeSeconds: options.durationSeconds ?? 0, fraction: 1, done: true });
+  }
+
+  async ffmpegLog(args: string[], options: RunOptions = {}): Promise<string> {
+    this.started('ffmpeg', args, options);
+    this.ffmpegRuns.push(args);
+    if (this.failFfmpegWhen && args.some((a) => a.includes(this.failFfmpegWhen!))) throw new MediaProcessError('ffmpeg', 1, null, 'Conversion failed!');
+    return this.loudnormLog;
   }
 
   private started(tool: 'ffmpeg' | 'ffprobe', _args: string[], options: RunOptions): void {

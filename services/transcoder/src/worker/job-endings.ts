@@ -5,7 +5,7 @@ import { assetKeys, ObjectStore } from '@platform/storage';
 import { JobEntity } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
 import { AssetProcessing, isRefusal, renditionsFailedWarning } from '../pipeline/asset-processing';
-import { keptInputKey } from '../pipeline/input-files';
+import { keptFilesPrefix } from '../pipeline/input-files';
 
 /** Back-off before a failed attempt is tried again: 5 s, 10 s, 20 s … at most 60 s. */
 export function retryDelaySeconds(attempts: number): number {
@@ -52,9 +52,10 @@ export class JobEndings {
       this.logger.warn(`job ${job.id}: ended as ${status} but no longer held; left to its holder`);
       return false;
     }
-    // A cancelled job's asset is gone, so are its files; any other end drops only the input kept for the ladder.
+    // A cancelled job's asset is gone, so are its files; any other end drops only what was kept for the ladder
+    // (the input, the watermark image).
     if (status === 'cancelled') await this.removeStoredFiles(job);
-    else if (job.inputKey) await this.deleteStored(keptInputKey(job.assetId));
+    else await this.deleteStored(keptFilesPrefix(job.assetId));
     return true;
   }
 

@@ -1,11 +1,15 @@
 import { Logger } from '@nestjs/common';
-import { JobRepository } from '../jobs/job.repository';
 import { JobAbort } from './job-abort';
 
-type LeaseStore = Pick<JobRepository, 'renew' | 'findById'>;
+/** Where leases live: transcoding jobs and asset tasks. */
+export interface LeaseStore {
+  /** False when `holder` no longer holds `id`. */
+  renew(id: string, holder: string, leaseSeconds: number): Promise<boolean>;
+  findById(id: string): Promise<{ status: string; worker: string | null } | undefined>;
+}
 
 /**
- * Keeps one job's lease while it runs: renews it every lease/3 and, as soon as a renewal finds the job
+ * Keeps one job's (or task's) lease while it runs: renews it every lease/3 and, as soon as a renewal finds the job
  * no longer held by this worker (taken over after an expiry, or cancelled), aborts the job's signal.
  * If renewals keep failing (database unreachable) until the lease could have expired, it aborts too:
  * another worker may hold the job by then, so this one must stop writing.

@@ -65,7 +65,11 @@ describe('TranscodeWorker', () => {
     pipeline = new ControlledPipeline();
     assets = new FakeAssetProcessing();
     store = new InMemoryStore();
-    config = { ...loadConfig({}), dataDir, transcoder: { concurrency: 1, ingestConcurrency: 2, leaseSeconds: 30, maxAttempts: 3, pollMs: 60_000 } };
+    config = {
+      ...loadConfig({}),
+      dataDir,
+      transcoder: { concurrency: 1, ingestConcurrency: 2, taskConcurrency: 1, leaseSeconds: 30, maxAttempts: 3, pollMs: 60_000 },
+    };
     worker = makeWorker();
   });
   afterEach(async () => {
@@ -103,7 +107,7 @@ describe('TranscodeWorker', () => {
     expect(readdirSync(ctx.workDir)).toEqual([]);
     pipeline.finish('a1');
     await eventually(() => expect(row('j1').status).toBe('done'));
-    expect(existsSync(ctx.workDir)).toBe(false);
+    await eventually(() => expect(existsSync(ctx.workDir)).toBe(false));
   });
 
   it('records the quick rendition as `playable`, then `done`', async () => {
@@ -221,6 +225,8 @@ describe('TranscodeWorker', () => {
     await worker.poll();
     await eventually(() => expect(row('j1').status).toBe('errored'));
     expect(row('j1').leaseExpiresAt).toBeNull();
+    // the ending removes what was kept for the ladder after the row is final
+    await eventually(() => expect(worker.runningJobIds()).toEqual([]));
     jobs.now += 3600_000;
     await worker.poll();
     expect(worker.runningJobIds()).toEqual([]);
@@ -239,7 +245,8 @@ describe('TranscodeWorker', () => {
     expect(row('j1')).toMatchObject({ phase: 'ladder', status: 'playable', attempts: 1 });
     pipeline.finish('a1');
     await eventually(() => expect(row('j1').status).toBe('done'));
-    expect(store.log).toEqual(['delete assets/a1/transcoder/input']);
+    // the kept input (and a watermark image, were there one) go when the job ends
+    await eventually(() => expect(store.log).toEqual(['delete assets/a1/transcoder/']));
   });
 
   it('makes a new asset playable while its only encode slot runs a long ladder and an input stalls in an ingest slot', async () => {
@@ -248,7 +255,8 @@ describe('TranscodeWorker', () => {
     jobs.add({ id: 'new', assetId: 'a-new' });
     await worker.poll();
     expect(worker.runningJobIds().sort()).toEqual(['ladder', 'new', 'stalled']);
-    await eventually(() => expect(pipeline.contexts.has('a-new')).toBe(true));
+    // each run reaches the pipeline after its own scratch folder is made: wait for both
+    await eventually(() => expect([...pipeline.contexts.keys()].sort()).toEqual(['a-long', 'a-new', 'a-stalled']));
     expect(pipeline.contexts.get('a-new')!.phase).toBe('ingest');
     expect(pipeline.contexts.get('a-long')!.phase).toBe('ladder');
     // the new asset's ingest ends (it plays) while the other two still run; its ladder waits for the encode slot

@@ -54,7 +54,13 @@ describe('upload events', () => {
   });
 
   it('echo new_asset_settings with the policies as playback_policies and no stored-file key', () => {
-    const settings = { input: [{ object_key: 'uploads/u1/source' }], playback_policy: ['public', 'signed'], passthrough: 'p', max_resolution_tier: '2160p' };
+    const settings = {
+      input: [{ object_key: 'uploads/u1/source', generated_subtitles: [] }],
+      static_renditions: [],
+      playback_policy: ['public', 'signed'],
+      passthrough: 'p',
+      max_resolution_tier: '2160p',
+    };
     expect(toUploadEventData(upload({ newAssetSettings: settings }), 'b').new_asset_settings).toEqual({
       input: [{}],
       playback_policies: ['public', 'signed'],

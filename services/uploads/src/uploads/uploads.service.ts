@@ -127,13 +127,14 @@ function plainSettings(s: assets.CreateAssetRequest): assets.CreateAssetRequest 
 
 /** The CreateAsset request of an upload's asset: its settings, its stored file, its ingest type. */
 export function assetRequest(uploadId: string, settings: assets.CreateAssetRequest | null, test: boolean, objectKey?: string): assets.CreateAssetRequest {
-  const s = settings ?? { input: [], playback_policy: [] };
+  const s = settings ?? { input: [], playback_policy: [], static_renditions: [] };
   const [first, ...rest] = s.input ?? [];
-  const input = objectKey ? [{ ...(first ?? {}), object_key: objectKey }, ...rest] : [...(s.input ?? [])];
+  const input = objectKey ? [{ ...(first ?? { generated_subtitles: [] }), object_key: objectKey }, ...rest] : [...(s.input ?? [])];
   return {
     ...s,
     input,
     playback_policy: [...(s.playback_policy ?? [])],
+    static_renditions: [...(s.static_renditions ?? [])],
     test: test || s.test === true,
     upload_id: uploadId,
     ingest_type: 'on_demand_direct_upload',

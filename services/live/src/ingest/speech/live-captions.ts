@@ -1,8 +1,7 @@
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../../live-streams/live-stream.entity';
 import { PlaylistSegment, recordingPlaylist, windowPlaylist } from '../live-playlists';
-import { Cue, cuesFromUtterance, cuesWithin, parseWebVtt, shiftCues, vttMpegTs, webVtt } from './cues';
-import { fitPcm, segmentPcm, SpeechRecognizer } from './speech-recognizer';
+import { Cue, cuesFromUtterance, cuesWithin, fitPcm, parseWebVtt, segmentPcm, shiftCues, SpeechRecognizer, vttMpegTs, vttSegment } from '@platform/captions';
 
 /** Where a recording's generated subtitles are stored, next to its media (`live/`, `window/`). */
 export const SUBTITLES_VARIANT = 'subs';
@@ -238,8 +237,8 @@ export class LiveCaptions {
       const entry = this.entries[this.written];
       const span = this.spans.get(entry.span)!;
       while (span.passed < span.cues.length && span.cues[span.passed].end <= entry.localStart) span.passed += 1;
-      const cues = cuesWithin(span.cues.slice(span.passed), entry.localStart, entry.localStart + entry.duration);
-      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${SUBTITLES_VARIANT}/${entry.name}`), webVtt(cues, span.mpegTs));
+      const vtt = vttSegment(span.cues.slice(span.passed), entry.localStart, entry.localStart + entry.duration, span.mpegTs);
+      await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${SUBTITLES_VARIANT}/${entry.name}`), vtt);
       this.written += 1;
     }
     if (this.written > before) await this.putPlaylists(false);

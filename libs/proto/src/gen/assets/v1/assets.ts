@@ -35,7 +35,11 @@ export interface Track {
   text_type?: string | undefined;
   text_source?: string | undefined;
   closed_captions?: boolean | undefined;
-  passthrough?: string | undefined;
+  passthrough?:
+    | string
+    | undefined;
+  /** Why an `errored` track could not be made (Mux's WebhookAssetTrack.error). */
+  error?: AssetErrors | undefined;
 }
 
 export interface AssetErrors {
@@ -43,7 +47,11 @@ export interface AssetErrors {
   messages: string[];
 }
 
-/** Input object of spec 2.2 as accepted so far (the main input's url). */
+/**
+ * Input object of spec 2.2. The first input is the main media (a URL, a clip `svc://assets/{id}`,
+ * or none for uploads and live streams); later ones are a watermark image (`overlay_settings`),
+ * or a text or audio track (`type`).
+ */
 export interface AssetInput {
   url?:
     | string
@@ -53,6 +61,53 @@ export interface AssetInput {
    * upload). Set by the uploads service; the gateway never passes it through.
    */
   object_key?: string | undefined;
+  overlay_settings?:
+    | OverlaySettings
+    | undefined;
+  /** First input only. */
+  generated_subtitles: GeneratedSubtitleSettings[];
+  /** Clips only (seconds). */
+  start_time?: number | undefined;
+  end_time?:
+    | number
+    | undefined;
+  /** `video`, `audio`, `text`. */
+  type?:
+    | string
+    | undefined;
+  /** `subtitles`. */
+  text_type?: string | undefined;
+  language_code?: string | undefined;
+  name?: string | undefined;
+  closed_captions?: boolean | undefined;
+  passthrough?: string | undefined;
+}
+
+/** Watermark placement (spec 2.2 overlay_settings); margins and sizes are `10%` or `40px`. */
+export interface OverlaySettings {
+  vertical_align?: string | undefined;
+  vertical_margin?: string | undefined;
+  horizontal_align?: string | undefined;
+  horizontal_margin?: string | undefined;
+  width?: string | undefined;
+  height?: string | undefined;
+  opacity?: string | undefined;
+}
+
+export interface GeneratedSubtitleSettings {
+  name?: string | undefined;
+  passthrough?:
+    | string
+    | undefined;
+  /** Default `en`. */
+  language_code?: string | undefined;
+}
+
+/** Mux's Static Renditions API (SDK 15 CreateStaticRenditionRequest). */
+export interface StaticRenditionRequest {
+  /** `highest`, `audio-only`, `2160p` … `270p`. */
+  resolution: string;
+  passthrough?: string | undefined;
 }
 
 export interface Asset {
@@ -86,6 +141,16 @@ export interface Asset {
   ingest_type: string;
   /** Assets recorded from a live stream: each span of content or slate (spec 2.1). */
   recording_times: RecordingTime[];
+  /** Static MP4/M4A renditions (spec 2.1 static_renditions); absent when none was asked for. */
+  static_renditions?:
+    | StaticRenditions
+    | undefined;
+  /** The temporary master MP4 (spec 2.1 master); absent unless master_access is temporary. */
+  master?:
+    | AssetMaster
+    | undefined;
+  /** Clips: the asset the clip was cut from. */
+  source_asset_id?: string | undefined;
 }
 
 export interface Asset_NonStandardInputReasonsEntry {
@@ -130,6 +195,7 @@ export interface CreateAssetRequest {
   upload_id?: string | undefined;
   live_stream_id?: string | undefined;
   ingest_type?: string | undefined;
+  static_renditions: StaticRenditionRequest[];
 }
 
 export interface ListAssetsRequest {
@@ -203,7 +269,15 @@ export interface PlaybackIdOwner {
     | string
     | undefined;
   /** Assets: a live stream's recording under way (plays while `preparing`, from its start: DVR). */
-  is_live?: boolean | undefined;
+  is_live?:
+    | boolean
+    | undefined;
+  /**
+   * Assets: the tracks the playback host lists as renditions of the master besides its variants:
+   * ready uploaded and generated_vod text tracks, ready alternate audio tracks, and the primary audio
+   * track (muxed in the variants) when there is an alternate one.
+   */
+  renditions: Track[];
 }
 
 export interface RecordProbeRequest {
@@ -234,6 +308,20 @@ export interface SetTrackStatusRequest {
   track_id: string;
   /** `ready` or `errored`. */
   status: string;
+  /** `errored`: why (the track's `error`). */
+  error?:
+    | AssetErrors
+    | undefined;
+  /** `ready` audio tracks: their duration (aligned to the asset's) and channels. */
+  duration?: number | undefined;
+  max_channels?:
+    | number
+    | undefined;
+  /**
+   * `ready`: something the track's user should know (cues of a subtitle file that were left out),
+   * emitted as video.asset.warning with the change.
+   */
+  warning?: AssetWarning | undefined;
 }
 
 export interface MarkErroredRequest {
@@ -261,6 +349,202 @@ export interface IngestSpec {
   encoding_tier: string;
   video_quality: string;
   normalize_audio: boolean;
+  /** Clips: where to cut the input from (the source asset's stored media), times resolved at create. */
+  clip?: IngestClip | undefined;
+}
+
+/**
+ * A clip's cut: seconds from the start of the source asset (`end_time` resolved at create: the source's
+ * duration, or what a live recording had recorded by then, when the request left it out).
+ */
+export interface IngestClip {
+  source_asset_id: string;
+  start_time: number;
+  end_time: number;
+}
+
+export interface CreateTrackRequest {
+  asset_id: string;
+  url: string;
+  /** `text` or `audio`. */
+  type: string;
+  /** `subtitles` (text tracks). */
+  text_type?: string | undefined;
+  language_code: string;
+  name?: string | undefined;
+  closed_captions?: boolean | undefined;
+  passthrough?: string | undefined;
+}
+
+export interface TrackRequest {
+  asset_id: string;
+  track_id: string;
+}
+
+export interface GenerateSubtitlesRequest {
+  asset_id: string;
+  /** The audio track to hear. */
+  track_id: string;
+  generated_subtitles: GeneratedSubtitleSettings[];
+}
+
+export interface TrackList {
+  items: Track[];
+}
+
+/** What a track task needs (GetTrackSpec). */
+export interface TrackSpec {
+  asset_id: string;
+  /** The asset's status: tasks wait until it is `ready`. */
+  asset_status: string;
+  track:
+    | Track
+    | undefined;
+  /** Uploaded text and audio tracks: the file to fetch. */
+  url?:
+    | string
+    | undefined;
+  /** Generated subtitles: the audio track heard, and whether it is the primary one (muxed in the variants). */
+  audio_track_id?: string | undefined;
+  audio_primary: boolean;
+  asset_duration?: number | undefined;
+}
+
+export interface StaticRenditions {
+  /** The aggregate status of mp4_support's files: `preparing`, `ready`, `errored`, `disabled`. */
+  status: string;
+  files: StaticRenditionFile[];
+}
+
+/**
+ * One file (SDK 15 StaticRendition). `id`, `type`, `status`, `resolution`, `resolution_tier` only
+ * for renditions of the Static Renditions API.
+ */
+export interface StaticRenditionFile {
+  id?:
+    | string
+    | undefined;
+  /** `low.mp4` … `audio.m4a`, `highest.mp4`, `1080p.mp4` … */
+  name: string;
+  /** `mp4` or `m4a`. */
+  ext: string;
+  width?: number | undefined;
+  height?: number | undefined;
+  bitrate?:
+    | number
+    | undefined;
+  /** Bytes of the stored file. */
+  filesize?:
+    | number
+    | undefined;
+  /** `standard` or `advanced`. */
+  type?:
+    | string
+    | undefined;
+  /** `preparing`, `ready`, `skipped`, `errored`. */
+  status?: string | undefined;
+  resolution?: string | undefined;
+  resolution_tier?: string | undefined;
+  passthrough?: string | undefined;
+  error?:
+    | AssetErrors
+    | undefined;
+  /** Internal: the asset it belongs to (LookupStaticRendition and events). */
+  asset_id?: string | undefined;
+}
+
+export interface AssetMaster {
+  /** `preparing`, `ready`, `errored`. */
+  status: string;
+  url?: string | undefined;
+}
+
+export interface UpdateMp4SupportRequest {
+  asset_id: string;
+  mp4_support: string;
+}
+
+export interface UpdateMasterAccessRequest {
+  asset_id: string;
+  master_access: string;
+}
+
+export interface CreateStaticRenditionRequest {
+  asset_id: string;
+  resolution: string;
+  passthrough?: string | undefined;
+}
+
+export interface DeleteStaticRenditionRequest {
+  asset_id: string;
+  static_rendition_id: string;
+}
+
+export interface LookupStaticRenditionRequest {
+  asset_id: string;
+  name: string;
+}
+
+export interface LookupMasterAccessRequest {
+  token: string;
+}
+
+export interface MasterAccessGrant {
+  asset_id: string;
+  /** Unix seconds. */
+  expires_at: number;
+}
+
+export interface StaticRenditionWorkRequest {
+  asset_id: string;
+  /** `mp4_support`, or the id of a rendition of the Static Renditions API. */
+  target: string;
+}
+
+/**
+ * One file to make. `short_side` 0: the highest stored rendition as it is; else the video's short side
+ * in pixels (the highest stored rendition when that is smaller).
+ */
+export interface PlannedStaticRendition {
+  name: string;
+  video: boolean;
+  audio: boolean;
+  short_side: number;
+}
+
+export interface StaticRenditionWork {
+  /**
+   * `make` (files lists what to make now), `wait` (the asset is not ingested yet: ask again later),
+   * `none` (nothing is asked for any more).
+   */
+  action: string;
+  files: PlannedStaticRendition[];
+  reason: string;
+}
+
+export interface RecordStaticRenditionRequest {
+  asset_id: string;
+  target: string;
+  name: string;
+  /** `ready` or `errored`. */
+  status: string;
+  width: number;
+  height: number;
+  bitrate: number;
+  error_message: string;
+}
+
+export interface MasterWork {
+  /** `make`, `wait` or `none`, as StaticRenditionWork. */
+  action: string;
+  reason: string;
+}
+
+export interface RecordMasterRequest {
+  asset_id: string;
+  /** `ready` or `errored`. */
+  status: string;
+  error_message: string;
 }
 
 /** Assets (spec 2.1, 2.2, 2.5, 4.2, 4.4). Called by the gateway (and later by uploads and live). */
@@ -294,6 +578,27 @@ export interface AssetsServiceClient {
   /** GET /video/v1/playback-ids/{id}; also how the playback host resolves a playback id. */
 
   lookupPlaybackId(request: IdRequest): Observable<PlaybackIdOwner>;
+
+  /**
+   * POST /video/v1/assets/{id}/tracks: a text or audio track from a URL, `preparing` (emits
+   * video.asset.track.created and video.asset.updated). The asset must be ready.
+   */
+
+  createTrack(request: CreateTrackRequest): Observable<Track>;
+
+  /**
+   * DELETE /video/v1/assets/{id}/tracks/{track_id}: text tracks only; the track leaves the asset
+   * (emits video.asset.track.deleted with status `deleted`, and video.asset.updated).
+   */
+
+  deleteTrack(request: TrackRequest): Observable<Empty>;
+
+  /**
+   * POST …/tracks/{audio track id}/generate-subtitles: one `generated_vod` text track per entry,
+   * `preparing`; within 7 days of the asset's creation.
+   */
+
+  generateSubtitles(request: GenerateSubtitlesRequest): Observable<TrackList>;
 }
 
 /** Assets (spec 2.1, 2.2, 2.5, 4.2, 4.4). Called by the gateway (and later by uploads and live). */
@@ -327,6 +632,27 @@ export interface AssetsServiceController {
   /** GET /video/v1/playback-ids/{id}; also how the playback host resolves a playback id. */
 
   lookupPlaybackId(request: IdRequest): Promise<PlaybackIdOwner> | Observable<PlaybackIdOwner> | PlaybackIdOwner;
+
+  /**
+   * POST /video/v1/assets/{id}/tracks: a text or audio track from a URL, `preparing` (emits
+   * video.asset.track.created and video.asset.updated). The asset must be ready.
+   */
+
+  createTrack(request: CreateTrackRequest): Promise<Track> | Observable<Track> | Track;
+
+  /**
+   * DELETE /video/v1/assets/{id}/tracks/{track_id}: text tracks only; the track leaves the asset
+   * (emits video.asset.track.deleted with status `deleted`, and video.asset.updated).
+   */
+
+  deleteTrack(request: TrackRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  /**
+   * POST …/tracks/{audio track id}/generate-subtitles: one `generated_vod` text track per entry,
+   * `preparing`; within 7 days of the asset's creation.
+   */
+
+  generateSubtitles(request: GenerateSubtitlesRequest): Promise<TrackList> | Observable<TrackList> | TrackList;
 }
 
 export function AssetsServiceControllerMethods() {
@@ -343,6 +669,9 @@ export function AssetsServiceControllerMethods() {
       "getPlaybackId",
       "deletePlaybackId",
       "lookupPlaybackId",
+      "createTrack",
+      "deleteTrack",
+      "generateSubtitles",
     ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
@@ -395,6 +724,13 @@ export interface AssetProcessingServiceClient {
    */
 
   reportWarning(request: ReportWarningRequest): Observable<Asset>;
+
+  /**
+   * What a track task makes (a text or audio track from its URL, generated subtitles from an audio
+   * track): the track, its source, the asset's state. NOT_FOUND once the track or asset is gone.
+   */
+
+  getTrackSpec(request: TrackRequest): Observable<TrackSpec>;
 }
 
 /**
@@ -432,6 +768,13 @@ export interface AssetProcessingServiceController {
    */
 
   reportWarning(request: ReportWarningRequest): Promise<Asset> | Observable<Asset> | Asset;
+
+  /**
+   * What a track task makes (a text or audio track from its URL, generated subtitles from an audio
+   * track): the track, its source, the asset's state. NOT_FOUND once the track or asset is gone.
+   */
+
+  getTrackSpec(request: TrackRequest): Promise<TrackSpec> | Observable<TrackSpec> | TrackSpec;
 }
 
 export function AssetProcessingServiceControllerMethods() {
@@ -443,6 +786,7 @@ export function AssetProcessingServiceControllerMethods() {
       "markErrored",
       "setTrackStatus",
       "reportWarning",
+      "getTrackSpec",
     ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
@@ -459,3 +803,183 @@ export function AssetProcessingServiceControllerMethods() {
 }
 
 export const ASSET_PROCESSING_SERVICE_NAME = "AssetProcessingService";
+
+/**
+ * Static MP4 renditions and master access (spec 2.1 static_renditions, master; 4.2 mp4-support,
+ * master-access; Mux's Static Renditions API). The gateway's routes and the playback host's lookups.
+ */
+
+export interface StaticRenditionsServiceClient {
+  /**
+   * PUT mp4-support: `standard` (or Mux's capped-1080p, audio-only, audio-only,capped-1080p) makes
+   * the files (static_renditions.status preparing), `none` deletes them.
+   */
+
+  updateMp4Support(request: UpdateMp4SupportRequest): Observable<Asset>;
+
+  /** PUT master-access: `temporary` makes the master MP4 (master.status preparing), `none` removes it. */
+
+  updateMasterAccess(request: UpdateMasterAccessRequest): Observable<Asset>;
+
+  /** POST static-renditions: one rendition of the Static Renditions API (status preparing). */
+
+  createStaticRendition(request: CreateStaticRenditionRequest): Observable<StaticRenditionFile>;
+
+  /** DELETE static-renditions/{id}: the rendition and its file. */
+
+  deleteStaticRendition(request: DeleteStaticRenditionRequest): Observable<Empty>;
+
+  /** The playback host: a ready file of the asset by name; NOT_FOUND otherwise. */
+
+  lookupStaticRendition(request: LookupStaticRenditionRequest): Observable<StaticRenditionFile>;
+
+  /** The playback host: the asset whose ready, unexpired master a URL token names; NOT_FOUND otherwise. */
+
+  lookupMasterAccess(request: LookupMasterAccessRequest): Observable<MasterAccessGrant>;
+}
+
+/**
+ * Static MP4 renditions and master access (spec 2.1 static_renditions, master; 4.2 mp4-support,
+ * master-access; Mux's Static Renditions API). The gateway's routes and the playback host's lookups.
+ */
+
+export interface StaticRenditionsServiceController {
+  /**
+   * PUT mp4-support: `standard` (or Mux's capped-1080p, audio-only, audio-only,capped-1080p) makes
+   * the files (static_renditions.status preparing), `none` deletes them.
+   */
+
+  updateMp4Support(request: UpdateMp4SupportRequest): Promise<Asset> | Observable<Asset> | Asset;
+
+  /** PUT master-access: `temporary` makes the master MP4 (master.status preparing), `none` removes it. */
+
+  updateMasterAccess(request: UpdateMasterAccessRequest): Promise<Asset> | Observable<Asset> | Asset;
+
+  /** POST static-renditions: one rendition of the Static Renditions API (status preparing). */
+
+  createStaticRendition(
+    request: CreateStaticRenditionRequest,
+  ): Promise<StaticRenditionFile> | Observable<StaticRenditionFile> | StaticRenditionFile;
+
+  /** DELETE static-renditions/{id}: the rendition and its file. */
+
+  deleteStaticRendition(request: DeleteStaticRenditionRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  /** The playback host: a ready file of the asset by name; NOT_FOUND otherwise. */
+
+  lookupStaticRendition(
+    request: LookupStaticRenditionRequest,
+  ): Promise<StaticRenditionFile> | Observable<StaticRenditionFile> | StaticRenditionFile;
+
+  /** The playback host: the asset whose ready, unexpired master a URL token names; NOT_FOUND otherwise. */
+
+  lookupMasterAccess(
+    request: LookupMasterAccessRequest,
+  ): Promise<MasterAccessGrant> | Observable<MasterAccessGrant> | MasterAccessGrant;
+}
+
+export function StaticRenditionsServiceControllerMethods() {
+  return function (constructor: Function) {
+    const grpcMethods: string[] = [
+      "updateMp4Support",
+      "updateMasterAccess",
+      "createStaticRendition",
+      "deleteStaticRendition",
+      "lookupStaticRendition",
+      "lookupMasterAccess",
+    ];
+    for (const method of grpcMethods) {
+      const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
+      GrpcMethod("StaticRenditionsService", method)(constructor.prototype[method], method, descriptor);
+      Object.defineProperty(constructor.prototype, method, descriptor);
+    }
+    const grpcStreamMethods: string[] = [];
+    for (const method of grpcStreamMethods) {
+      const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
+      GrpcStreamMethod("StaticRenditionsService", method)(constructor.prototype[method], method, descriptor);
+      Object.defineProperty(constructor.prototype, method, descriptor);
+    }
+  };
+}
+
+export const STATIC_RENDITIONS_SERVICE_NAME = "StaticRenditionsService";
+
+/**
+ * Internal: the transcoder asks what to make and reports each file (one state change each, with its
+ * events, in the assets service).
+ */
+
+export interface StaticRenditionProcessingServiceClient {
+  /**
+   * The files of one task still to make: the legacy set (`target` mp4_support) or one rendition of the
+   * Static Renditions API (`target` its id). Settles what the ingested asset decides: a rendition it
+   * cannot have is `skipped` (an mp4_support option it cannot have, `errored`), with its event.
+   */
+
+  planStaticRenditionWork(request: StaticRenditionWorkRequest): Observable<StaticRenditionWork>;
+
+  /** A file made (ready, with what was read from the stored file) or given up (errored). */
+
+  recordStaticRendition(request: RecordStaticRenditionRequest): Observable<Asset>;
+
+  /** Whether the master MP4 is to be made now. */
+
+  planMasterWork(request: IdRequest): Observable<MasterWork>;
+
+  /** The master MP4 stored (ready: its URL starts its validity window) or given up (errored). */
+
+  recordMaster(request: RecordMasterRequest): Observable<Asset>;
+}
+
+/**
+ * Internal: the transcoder asks what to make and reports each file (one state change each, with its
+ * events, in the assets service).
+ */
+
+export interface StaticRenditionProcessingServiceController {
+  /**
+   * The files of one task still to make: the legacy set (`target` mp4_support) or one rendition of the
+   * Static Renditions API (`target` its id). Settles what the ingested asset decides: a rendition it
+   * cannot have is `skipped` (an mp4_support option it cannot have, `errored`), with its event.
+   */
+
+  planStaticRenditionWork(
+    request: StaticRenditionWorkRequest,
+  ): Promise<StaticRenditionWork> | Observable<StaticRenditionWork> | StaticRenditionWork;
+
+  /** A file made (ready, with what was read from the stored file) or given up (errored). */
+
+  recordStaticRendition(request: RecordStaticRenditionRequest): Promise<Asset> | Observable<Asset> | Asset;
+
+  /** Whether the master MP4 is to be made now. */
+
+  planMasterWork(request: IdRequest): Promise<MasterWork> | Observable<MasterWork> | MasterWork;
+
+  /** The master MP4 stored (ready: its URL starts its validity window) or given up (errored). */
+
+  recordMaster(request: RecordMasterRequest): Promise<Asset> | Observable<Asset> | Asset;
+}
+
+export function StaticRenditionProcessingServiceControllerMethods() {
+  return function (constructor: Function) {
+    const grpcMethods: string[] = [
+      "planStaticRenditionWork",
+      "recordStaticRendition",
+      "planMasterWork",
+      "recordMaster",
+    ];
+    for (const method of grpcMethods) {
+      const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
+      GrpcMethod("StaticRenditionProcessingService", method)(constructor.prototype[method], method, descriptor);
+      Object.defineProperty(constructor.prototype, method, descriptor);
+    }
+    const grpcStreamMethods: string[] = [];
+    for (const method of grpcStreamMethods) {
+      const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
+      GrpcStreamMethod("StaticRenditionProcessingService", method)(constructor.prototype[method], method, descriptor);
+      Object.defineProperty(constructor.prototype, method, descriptor);
+    }
+  };
+}
+
+export const STATIC_RENDITION_PROCESSING_SERVICE_NAME = "StaticRenditionProcessingService";

@@ -7,7 +7,7 @@
 /* eslint-disable */
 import { GrpcMethod, GrpcStreamMethod } from "@nestjs/microservices";
 import { Observable } from "rxjs";
-import { CreateAssetRequest, PlaybackId, PlaybackIdOwner } from "../../assets/v1/assets";
+import { CreateAssetRequest, PlaybackId, PlaybackIdOwner, StaticRenditionRequest } from "../../assets/v1/assets";
 import { Empty, IdRequest, PageRequest } from "../../platform/common/v1/common";
 
 export interface TranscriptionVocabulary {
@@ -171,6 +171,11 @@ export interface SimulcastTargetRequest {
   simulcast_target_id: string;
 }
 
+export interface UpdateNewAssetStaticRenditionsRequest {
+  id: string;
+  static_renditions: StaticRenditionRequest[];
+}
+
 /** Transcription vocabularies (spec 2.8, 4.8): phrase lists for generated live subtitles. */
 
 export interface TranscriptionVocabulariesServiceClient {
@@ -279,6 +284,17 @@ export interface LiveStreamsServiceClient {
   getSimulcastTarget(request: SimulcastTargetRequest): Observable<SimulcastTarget>;
 
   deleteSimulcastTarget(request: SimulcastTargetRequest): Observable<Empty>;
+
+  /**
+   * PUT …/new-asset-settings/static-renditions (Mux's SDK): the Static Renditions API renditions of the
+   * stream's next recordings, replacing those it had; checked as asset settings (the assets service).
+   */
+
+  updateNewAssetStaticRenditions(request: UpdateNewAssetStaticRenditionsRequest): Observable<LiveStream>;
+
+  /** DELETE …/new-asset-settings/static-renditions: no static renditions for its next recordings. */
+
+  deleteNewAssetStaticRenditions(request: IdRequest): Observable<Empty>;
 }
 
 /**
@@ -340,6 +356,19 @@ export interface LiveStreamsServiceController {
   ): Promise<SimulcastTarget> | Observable<SimulcastTarget> | SimulcastTarget;
 
   deleteSimulcastTarget(request: SimulcastTargetRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  /**
+   * PUT …/new-asset-settings/static-renditions (Mux's SDK): the Static Renditions API renditions of the
+   * stream's next recordings, replacing those it had; checked as asset settings (the assets service).
+   */
+
+  updateNewAssetStaticRenditions(
+    request: UpdateNewAssetStaticRenditionsRequest,
+  ): Promise<LiveStream> | Observable<LiveStream> | LiveStream;
+
+  /** DELETE …/new-asset-settings/static-renditions: no static renditions for its next recordings. */
+
+  deleteNewAssetStaticRenditions(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
 }
 
 export function LiveStreamsServiceControllerMethods() {
@@ -363,6 +392,8 @@ export function LiveStreamsServiceControllerMethods() {
       "createSimulcastTarget",
       "getSimulcastTarget",
       "deleteSimulcastTarget",
+      "updateNewAssetStaticRenditions",
+      "deleteNewAssetStaticRenditions",
     ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);

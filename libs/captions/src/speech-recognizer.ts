@@ -1,13 +1,22 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
-import { Utterance } from './cues';
+import { Cue } from './cues';
+import { cuesFromUtterance, Utterance } from './utterance-cues';
 
 const run = promisify(execFile);
 
-/** services/live/speech/recognize.py (the same depth from src/ and from dist/). */
-export const RECOGNIZE_SCRIPT = path.resolve(__dirname, '..', '..', '..', 'speech', 'recognize.py');
+/** libs/captions/speech/recognize.py (the same depth from src/ and from dist/). */
+export const RECOGNIZE_SCRIPT = path.resolve(__dirname, '..', 'speech', 'recognize.py');
+/** The recognizer's Python that scripts/infra/speech.sh makes in the checkout (the same path from src/ and dist/). */
+export const CHECKOUT_SPEECH_PYTHON = path.resolve(__dirname, '..', '..', '..', '.cache', 'speech', 'venv', 'bin', 'python');
+
+/** SPEECH_PYTHON when set, else the checkout's environment when it exists, else `python3`. */
+export function speechPython(configured: string | undefined): string {
+  return configured ?? (fs.existsSync(CHECKOUT_SPEECH_PYTHON) ? CHECKOUT_SPEECH_PYTHON : 'python3');
+}
 /** What the recognizer reads: 16 kHz mono signed 16-bit little-endian PCM. */
 export const PCM_SAMPLE_RATE = 16_000;
 export const PCM_BYTES_PER_SECOND = PCM_SAMPLE_RATE * 2;
@@ -111,9 +120,9 @@ export class SpeechRecognizer {
   }
 }
 
-/** ffmpeg arguments that decode a file's first audio stream into the recognizer's PCM on stdout. */
-export function pcmArgs(file: string): string[] {
-  return ['-v', 'error', '-i', file, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(PCM_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1'];
+/** ffmpeg arguments that decode a file's first audio stream into the recognizer's PCM, on stdout unless `output` names a file. */
+export function pcmArgs(file: string, output = 'pipe:1'): string[] {
+  return ['-v', 'error', '-i', file, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(PCM_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le', output];
 }
 
 /** PCM cut or padded with silence to exactly `seconds`, so audio fed segment by segment keeps the playlist's timeline. */
@@ -141,5 +150,33 @@ export async function recognizerAvailable(pythonPath: string): Promise<boolean> 
     return true;
   } catch {
     return false;
+  }
+}
+
+/** How much PCM is handed to the recognizer at a time when a whole file is heard. */
+const FILE_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The cues of a whole recording: a file of the recognizer's PCM heard in one run, utterances never cut
+ * at a fixed length (as generated_live_final hears a closed recording). Aborting `signal` kills the
+ * recognizer and rejects with its reason.
+ */
+export async function transcribePcmFile(pythonPath: string, file: string, signal?: AbortSignal): Promise<{ cues: Cue[]; seconds: number }> {
+  signal?.throwIfAborted();
+  const cues: Cue[] = [];
+  const recognizer = new SpeechRecognizer(pythonPath, 0, { onUtterance: (u) => cues.push(...cuesFromUtterance(u)), onSettled: () => undefined });
+  const onAbort = () => recognizer.kill();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of fs.createReadStream(file, { highWaterMark: FILE_CHUNK_BYTES })) {
+      signal?.throwIfAborted();
+      await recognizer.write(chunk as Buffer);
+    }
+    const seconds = await recognizer.end();
+    signal?.throwIfAborted();
+    return { cues, seconds };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    recognizer.kill();
   }
 }

@@ -1,0 +1,86 @@
+import { filterPackets, payloadOffset, pesPts, pidOf, pmtPidOf, programPids, readTimestamp, TS_PACKET_SIZE, VideoPesFilter, videoPidOf } from './mpegts';
+
+/** A 188-byte TS packet: header, optional adaptation field of `adaptation` bytes, payload, 0xff stuffing. */
+function packet(pid: number, payload: number[], { start = false, adaptation }: { start?: boolean; adaptation?: number } = {}): Buffer {
+  const p = Buffer.alloc(TS_PACKET_SIZE, 0xff);
+  p[0] = 0x47;
+  p[1] = (start ? 0x40 : 0) | (pid >> 8);
+  p[2] = pid & 0xff;
+  p[3] = adaptation === undefined ? 0x10 : 0x30;
+  let at = 4;
+  if (adaptation !== undefined) {
+    p[4] = adaptation;
+    at = 5 + adaptation;
+  }
+  Buffer.from(payload).copy(p, at);
+  return p;
+}
+
+/** The 5 bytes of a PTS/DTS with the given 4-bit prefix. */
+function timestamp(prefix: number, value: number): number[] {
+  const high = Math.floor(value / 2 ** 30) & 0x7;
+  const mid = Math.floor(value / 2 ** 15) & 0x7fff;
+  const low = value & 0x7fff;
+  return [(prefix << 4) | (high << 1) | 1, mid >> 7, ((mid & 0x7f) << 1) | 1, low >> 7, ((low & 0x7f) << 1) | 1];
+}
+
+/** The start of a video PES (stream id 0xe0) with PTS and DTS. */
+const pes = (pts: number, dts = pts) => [0, 0, 1, 0xe0, 0, 0, 0x80, 0xc0, 10, ...timestamp(3, pts), ...timestamp(1, dts), 0, 0, 0, 1, 0x09];
+
+/** A PAT naming program 1 on PID 0x1000, and a PMT with H.264 on 0x100 and AAC on 0x101 (CRCs not checked). */
+const PAT = packet(0, [0, 0x00, 0xb0, 13, 0, 1, 0xc1, 0, 0, 0, 1, 0xf0, 0x00, 0, 0, 0, 0], { start: true });
+const PMT = packet(0x1000, [0, 0x02, 0xb0, 23, 0, 1, 0xc1, 0, 0, 0xe1, 0x00, 0xf0, 0, 0x1b, 0xe1, 0x00, 0xf0, 0, 0x0f, 0xe1, 0x01, 0xf0, 0, 0, 0, 0, 0], {
+  start: true,
+});
+
+describe('MPEG-TS reading', () => {
+  it('reads the 33-bit timestamps of a PES header, past 2^32 too', () => {
+    for (const value of [0, 126_000, 2 ** 32 + 12_345, 2 ** 33 - 1]) expect(readTimestamp(Buffer.from(timestamp(2, value)), 0)).toBe(value);
+    expect(pesPts(Buffer.from(pes(900_000, 894_000)), 0)).toBe(900_000);
+    // no PTS flag, and not a PES start at all
+    expect(pesPts(Buffer.from([0, 0, 1, 0xe0, 0, 0, 0x80, 0x00, 0, 0, 0, 0, 0, 0]), 0)).toBeUndefined();
+    expect(pesPts(Buffer.from([0x47, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]), 0)).toBeUndefined();
+  });
+
+  it('finds the payload after the header and any adaptation field (a PCR), and the PIDs of the program', () => {
+    expect(payloadOffset(packet(0x100, [], {}))).toBe(4);
+    expect(payloadOffset(packet(0x100, [], { adaptation: 7 }))).toBe(12);
+    expect(pidOf(packet(0x1fff, []))).toBe(0x1fff);
+    expect(pmtPidOf(PAT)).toBe(0x1000);
+    expect(videoPidOf(PMT)).toBe(0x100);
+    expect(programPids(Buffer.concat([packet(0x100, []), PAT, PMT]))).toEqual({ pmtPid: 0x1000, videoPid: 0x100 });
+    expect(programPids(PAT)).toEqual({ pmtPid: 0x1000 });
+  });
+});
+
+describe('VideoPesFilter', () => {
+  /** Frames 0–3 (PTS 1000 apart, each PES over two TS packets) with audio between them. */
+  const stream = [
+    PAT,
+    PMT,
+    ...[0, 1, 2, 3].flatMap((frame) => [
+      packet(0x100, pes(10_000 + frame * 1000, 8_000 + frame * 1000), { start: true, adaptation: frame === 0 ? 7 : undefined }),
+      packet(0x100, [0xaa, frame]),
+      packet(0x101, [0, 0, 1, 0xc0], { start: true }),
+    ]),
+  ];
+
+  it('keeps the tables and whole video PES packets whose PTS is in the range, dropping audio', () => {
+    const filter = new VideoPesFilter({ from: 11_000, to: 13_000 });
+    const kept = filterPackets(Buffer.concat(stream), filter);
+    expect(kept).toEqual(Buffer.concat([PAT, PMT, stream[5], stream[6], stream[8], stream[9]]));
+    expect(filter.report()).toEqual({ pmtPid: 0x1000, videoPid: 0x100, keptFrames: 2 });
+  });
+
+  it('keeps nothing of the video before it has seen the tables, and reads them from any segment', () => {
+    const filter = new VideoPesFilter({ from: 0, to: 100_000 });
+    const late = filterPackets(Buffer.concat([stream[2], stream[3], PAT, PMT, stream[5]]), filter);
+    expect(late).toEqual(Buffer.concat([PAT, PMT, stream[5]]));
+    expect(filter.report().keptFrames).toBe(1);
+  });
+
+  it('refuses data that is not whole TS packets', () => {
+    expect(() => filterPackets(Buffer.alloc(100), new VideoPesFilter({ from: 0, to: 1 }))).toThrow('not whole 188-byte packets');
+    expect(() => filterPackets(Buffer.alloc(188), new VideoPesFilter({ from: 0, to: 1 }))).toThrow('no sync byte');
+  });
+});
