@@ -83,7 +83,7 @@ async function main() {
   const uploads = !skip('uploads');
   if (uploads) prepareUploadSource();
   const liveSource = skip('live') ? undefined : prepareLiveSource();
-  const speech = skip('live') || skip('captions') ? undefined : prepareCaptionsSource();
+  const speech = skip('captions') ? undefined : prepareCaptionsSource(); // independent of the live part: `--no-live` keeps it
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-bench-'));
   const env = {
     ...process.env,

@@ -3,7 +3,7 @@
 // Kubernetes. Needs DATABASE_URL and KAFKA_BROKERS (processes cannot share an in-process
 // bus or PGlite). Output lines are prefixed with the service name; Ctrl-C stops them all.
 // A service that dies is started again after a short back-off, as Kubernetes restarts a
-// crashed pod; one that keeps dying (5 times within a minute) stops the platform.
+// crashed pod; one that keeps dying (5 crashes within a minute; a clean exit 0 is not one) stops the platform.
 'use strict';
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -38,14 +38,15 @@ function run(name) {
   child.on('exit', (code, signal) => {
     if (stopping) return;
     const recent = (crashes.get(name) ?? []).filter((t) => Date.now() - t < 60_000);
-    recent.push(Date.now());
+    // A clean exit (0: the service was asked to stop and did) is restarted but is no crash.
+    if (code !== 0) recent.push(Date.now());
     crashes.set(name, recent);
     if (recent.length >= 5) {
       console.error(`[${name}] exited (${signal ?? code}) ${recent.length} times within a minute; stopping the platform`);
       void stop(1).then(() => process.exit(1));
       return;
     }
-    const delay = 500 * 2 ** (recent.length - 1);
+    const delay = 500 * 2 ** Math.max(0, recent.length - 1);
     console.error(`[${name}] exited (${signal ?? code}); restarting in ${delay} ms`);
     setTimeout(() => !stopping && run(name), delay);
   });
