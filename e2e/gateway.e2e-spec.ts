@@ -81,7 +81,7 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
       ['GET', '/video/v1/delivery-usage'],
       ['GET', '/data/v1/video-views'],
     ] as const) {
-      const res = await api(method, path, { body: method === 'POST' ? {} : undefined });
+      const res = await api(method, path);
       expect(res.status).toBe(501);
       expect(res.body.error.type).toBe('not_implemented');
       expect(res.body.error.messages[0]).toMatch(/not implemented/i);
