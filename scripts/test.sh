@@ -49,12 +49,13 @@ jest integration --selectProjects integration --runInBand
 # The two e2e runs go side by side: each boots a platform of its own (free ports, its own data
 # directory; production mode a fresh database, bucket and Kafka namespace), and each spends most of
 # its time waiting on media, encoders and the spec's timers (the CPU is ~75 % idle during one run),
-# so together they take little more than the longer one. Each run's output is printed when it ends.
+# so together they take little more than the longer one. Each picks its ports from a range of its
+# own (TEST_PORT_RANGE, libs/testing/src/free-port.ts). Each run's output is printed when it ends.
 echo "== e2e, embedded mode and production mode (one process per service), side by side"
 e2e_status=0
-E2E_MODE=embedded jest e2e-embedded --selectProjects e2e --runInBand > .cache/e2e-embedded.log 2>&1 &
+E2E_MODE=embedded TEST_PORT_RANGE=20000-25999 jest e2e-embedded --selectProjects e2e --runInBand > .cache/e2e-embedded.log 2>&1 &
 embedded_pid=$!
-E2E_MODE=production jest e2e-production --selectProjects e2e --runInBand > .cache/e2e-production.log 2>&1 &
+E2E_MODE=production TEST_PORT_RANGE=26000-31999 jest e2e-production --selectProjects e2e --runInBand > .cache/e2e-production.log 2>&1 &
 production_pid=$!
 wait $embedded_pid || e2e_status=$?
 echo "== e2e, embedded mode (output)"
