@@ -127,7 +127,7 @@ export class EventWalk {
 
   /**
    * Downloads: an asset asking at creation for Static Renditions API renditions (one of them above its
-   * source: skipped) and a temporary master, each preparing while its input is held; one rendition
+   * source: skipped), preparing while its input is held, then a temporary master; one rendition
    * deleted, the master removed, then mp4_support's files made and deleted. Two more whose input is
    * missing: what they asked for errored.
    */
@@ -139,16 +139,19 @@ export class EventWalk {
       inputs: [{ url: this.url('standard.mp4') }],
       playback_policies: ['public'],
       static_renditions: [{ resolution: 'highest' }, { resolution: '1080p', passthrough: 'too big' }],
-      master_access: 'temporary',
     });
     states.watch('asset', asset.id);
     await states.until(asset.id, Boolean);
     gate.release();
     const settled = (await states.until(
       asset.id,
-      (b) => (b as Body | undefined)?.master?.status === 'ready' && (b as Body).static_renditions!.files.every((f) => f.status !== 'preparing'),
+      (b) => (b as Body | undefined)?.static_renditions?.files.every((f) => f.status !== 'preparing') === true,
       120_000,
     )) as Body;
+    // The master once the renditions are made: made beside them, its `ready` state could last only
+    // milliseconds before a rendition's change (too brief for the watcher to GET it).
+    await states.after(asset.id, () => mux.video.assets.updateMasterAccess(asset.id, { master_access: 'temporary' }));
+    await states.until(asset.id, (b) => (b as Body | undefined)?.master?.status === 'ready', 60_000);
     const idOf = (resolution: string) => settled.static_renditions!.files.find((f) => f.resolution === resolution)!.id!;
     await states.after(asset.id, () => mux.video.assets.deleteStaticRendition(asset.id, idOf('highest')));
     await states.after(asset.id, () => mux.video.assets.updateMasterAccess(asset.id, { master_access: 'none' }));
