@@ -1,5 +1,5 @@
-import { PtsRange } from './mpegts';
 import { TS_CLOCK } from './clip-plan';
+import { PtsRange } from '@platform/media';
 
 /** libx264 for the re-encoded edges of a smart cut: a GOP or two at most, so speed first, at a quality above the usual source's. */
 export const EDGE_ENCODE = { preset: 'ultrafast', crf: 17 } as const;

@@ -1,5 +1,5 @@
 import { PlaylistSegment } from '@platform/storage';
-import { PtsRange } from './mpegts';
+import { PtsRange } from '@platform/media';
 
 /** MPEG-TS timestamps tick at 90 kHz. */
 export const TS_CLOCK = 90_000;

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_WATERMARK, TEST_WATERMARK_NO_FONT } from './ffmpeg-args';
 import { detectFfmpegFeatures } from './ffmpeg-features';
-import { MediaProcessError } from './media-errors';
-import { MediaRunner } from './media-runner';
+import { MediaProcessError, MediaRunner } from '@platform/media';
 
 /** A runner whose ffmpeg fails every run whose arguments contain one of `refused`; ffprobe fails when `probeCrashes`. */
 function fakeRunner(refused: string[], probeCrashes = false): MediaRunner & { runs: string[][] } {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SAFE_FONT_PATH, testWatermark } from './ffmpeg-args';
-import { MediaRunner } from './media-runner';
+import { MediaRunner } from '@platform/media';
 
 /** What the resolved ffmpeg can do, as the argument builders need to know it. */
 export interface FfmpegFeatures {

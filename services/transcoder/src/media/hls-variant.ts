@@ -4,10 +4,9 @@ import { parseMediaPlaylist } from '@platform/storage';
 import { buildSegmentProbeArgs } from './ffmpeg-args';
 import { frameRateOf } from './interpret-probe';
 import { codecsOf, measureBandwidth, VariantStream } from './master-playlist';
-import { MediaProcessError } from './media-errors';
-import { MediaRunner, RunOptions } from './media-runner';
 import { FfprobeOutput } from './probe.types';
 import { checkDecoded, checkSegments, RenditionError } from './rendition-check';
+import { MediaProcessError, MediaRunner, RunOptions } from '@platform/media';
 
 export type KnownVariantFields = Pick<VariantStream, 'width' | 'height' | 'frameRate' | 'codecs'>;
 

@@ -1,10 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { resolveMediaBinaries } from './binaries';
 import { detectFfmpegFeatures, FfmpegFeatures } from './ffmpeg-features';
-import { MediaRunner } from './media-runner';
 import { transcoderTempRoot } from '../temp-dirs';
+import { MediaRunner, resolveMediaBinaries } from '@platform/media';
 
 export interface MediaToolkit {
   runner: MediaRunner;

@@ -1,4 +1,5 @@
-import { chooseStaticSource, masterSource, parseMasterPlaylist, StoredVariant } from './stored-renditions';
+import { chooseStaticSource, masterSource } from './stored-renditions';
+import { parseMasterPlaylist, StoredVariant } from '@platform/media';
 
 const LADDER = `#EXTM3U
 #EXT-X-VERSION:3
@@ -16,19 +17,6 @@ const LADDER = `#EXTM3U
 
 describe('stored renditions', () => {
   const ladder = parseMasterPlaylist(LADDER);
-
-  it('reads the renditions of a master playlist (not its alternate groups), in order', () => {
-    expect(ladder).toEqual([
-      { name: '720p', width: 1280, height: 720, bandwidth: 3_300_000 },
-      { name: '540p', width: 960, height: 540, bandwidth: 2_200_000 },
-      { name: '360p', width: 640, height: 360, bandwidth: 880_000 },
-      { name: '270p', width: 480, height: 270, bandwidth: 440_000 },
-    ]);
-    expect(parseMasterPlaylist('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=130000,CODECS="mp4a.40.2"\naudio/index.m3u8\n')).toEqual([
-      { name: 'audio', bandwidth: 130_000 },
-    ]);
-    expect(parseMasterPlaylist('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhttp://elsewhere/x.m3u8\n')).toEqual([]);
-  });
 
   it('remuxes the ladder’s own encode of the size asked for, and the top rendition for highest and audio', () => {
     expect(chooseStaticSource({ video: true, shortSide: 360 }, ladder, true)).toEqual({ kind: 'remux', variant: '360p', width: 640, height: 360 });

@@ -1,40 +1,7 @@
+import { StoredVariant, topVariant } from '@platform/media';
 import { floorEven } from './resolution';
 
-/** One rendition a stored master playlist lists (`#EXT-X-STREAM-INF` and the URI after it). */
-export interface StoredVariant {
-  /** Its folder under the asset's `hls/`: `720p`, `source`, `live`, `audio`. */
-  name: string;
-  width?: number;
-  height?: number;
-  bandwidth: number;
-}
-
-/** The renditions of a master playlist in its order (highest first, as the worker writes it); alternate groups are not renditions. */
-export function parseMasterPlaylist(text: string): StoredVariant[] {
-  const variants: StoredVariant[] = [];
-  let pending: { width?: number; height?: number; bandwidth: number } | undefined;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('#EXT-X-STREAM-INF:')) {
-      const resolution = /RESOLUTION=(\d+)x(\d+)/.exec(line);
-      const bandwidth = /(?:^|[:,])BANDWIDTH=(\d+)/.exec(line);
-      pending = { bandwidth: bandwidth ? Number(bandwidth[1]) : 0, ...(resolution ? { width: Number(resolution[1]), height: Number(resolution[2]) } : {}) };
-    } else if (line && !line.startsWith('#') && pending) {
-      const folder = /^([A-Za-z0-9_.-]+)\/index\.m3u8$/.exec(line);
-      if (folder) variants.push({ name: folder[1], ...pending });
-      pending = undefined;
-    }
-  }
-  return variants;
-}
-
-const pixels = (v: StoredVariant) => (v.width ?? 0) * (v.height ?? 0);
 const shortSide = (v: StoredVariant) => Math.min(v.width ?? 0, v.height ?? 0);
-
-/** The top rendition: the most pixels (an audio-only asset's only one), ties to the higher bandwidth. */
-export function topVariant(variants: readonly StoredVariant[]): StoredVariant | undefined {
-  return [...variants].sort((a, b) => pixels(b) - pixels(a) || b.bandwidth - a.bandwidth)[0];
-}
 
 /** What a static rendition is made from, and how. */
 export type StaticSource =

@@ -1,7 +1,7 @@
 import { TEST_ASSET_SECONDS } from '../media/ffmpeg-args';
 import { buildLoudnessMeasureArgs, LOUDNESS_TARGET, LoudnessMeasurement, loudnormFilter, outputSampleRate, parseLoudnormMeasurement } from '../media/loudness';
-import { MediaRunner, RunOptions } from '../media/media-runner';
 import { FfprobeOutput } from '../media/probe.types';
+import { MediaRunner, RunOptions } from '@platform/media';
 
 export interface AudioNormalization {
   /** The second pass, for `-af` or a filtergraph; undefined: nothing to normalize (silence). */

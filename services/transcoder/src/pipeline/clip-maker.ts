@@ -5,12 +5,11 @@ import { assets } from '@platform/proto';
 import { ObjectStore } from '@platform/storage';
 import { buildClipAudioArgs, buildClipEdgeArgs, buildClipEncodeArgs, buildClipMuxArgs, concatInput } from '../media/clip-args';
 import { ClipPlan, ClipPlanError, planClip, planSeconds, SMART_PROFILES } from '../media/clip-plan';
-import { MediaProcessError } from '../media/media-errors';
 import { MediaToolkit } from '../media/media-tools';
-import { filterPackets, programPids, PtsRange, TsFilterReport, VideoPesFilter } from '../media/mpegts';
 import { FetchedSpans, fetchSpans, findSourceRendition } from './clip-source-media';
 import { InputError } from './job-context';
 import { StepTimer } from './step-timer';
+import { filterPackets, MediaProcessError, programPids, PtsRange, TsFilterReport, VideoPesFilter } from '@platform/media';
 
 export interface ClipRun {
   /** The clip's own asset id (for the log). */

@@ -4,9 +4,9 @@ import { assets } from '@platform/proto';
 import { assetKeys, masterVariantUris, ObjectNotFoundError, ObjectStore, parseMediaPlaylist, PlaylistSegment } from '@platform/storage';
 import { buildClipPacketArgs, buildClipStreamsArgs, concatInput } from '../media/clip-args';
 import { chooseSegments, SpanChoice, SpanMedia, TS_CLOCK, VideoFacts, VideoPacket } from '../media/clip-plan';
-import { MediaRunner, RunOptions } from '../media/media-runner';
 import { InputError } from './job-context';
 import { SOURCE_VARIANT } from './source-variant';
+import { MediaRunner, RunOptions } from '@platform/media';
 
 /** The stored rendition a clip is cut from: its folder under `assets/{id}/hls/` and its segments. */
 export interface SourceRendition {

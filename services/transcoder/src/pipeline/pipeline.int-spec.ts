@@ -7,13 +7,13 @@ import { join, resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { FsObjectStore } from '@platform/storage';
-import { systemLookup } from '../media/binaries';
 import { MediaTools } from '../media/media-tools';
 import { FfprobeOutput } from '../media/probe.types';
 import { FakeAssetProcessing } from '../testing/fake-asset-processing';
 import { JobPhase } from '../jobs/job.entity';
 import { DEFAULT_PIPELINE_SETTINGS, PipelineOutcome } from './job-context';
 import { TranscodePipeline } from './transcode-pipeline';
+import { systemLookup } from '@platform/media';
 
 const script = resolve(__dirname, '../../../../scripts/infra/ffmpeg.sh');
 const tool = (name: 'ffmpeg' | 'ffprobe') => execFileSync('bash', [script, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

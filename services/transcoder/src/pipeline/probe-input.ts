@@ -1,9 +1,8 @@
 import { buildKeyframeProbeArgs, buildProbeArgs } from '../media/ffmpeg-args';
 import { KeyframeRows, PacketLineReader } from '../media/keyframes';
-import { MediaProcessError } from '../media/media-errors';
-import { MediaRunner, RunOptions } from '../media/media-runner';
 import { FfprobeOutput, KeyframeSummary } from '../media/probe.types';
 import { InputError } from './job-context';
+import { MediaProcessError, MediaRunner, RunOptions } from '@platform/media';
 
 export const UNREADABLE_INPUT = 'The input file could not be read as media.';
 /** Signals of a demuxer crashing on the file (not of the machine killing ffprobe). */

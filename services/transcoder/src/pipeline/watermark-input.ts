@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { assets } from '@platform/proto';
 import { buildProbeArgs, LadderOverlay } from '../media/ffmpeg-args';
-import { MediaProcessError } from '../media/media-errors';
-import { MediaRunner } from '../media/media-runner';
 import { overlayImageSize, UNREADABLE_OVERLAY } from '../media/overlay';
 import { FfprobeOutput } from '../media/probe.types';
 import { InputFiles } from './input-files';
 import { InputError, JobContext } from './job-context';
+import { MediaProcessError, MediaRunner } from '@platform/media';
 
 /** The asset's watermarks: the inputs after the first with `overlay_settings`, in order (later ones on top). */
 export function watermarkInputsOf(spec: assets.IngestSpec): assets.AssetInput[] {

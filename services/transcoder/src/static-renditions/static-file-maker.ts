@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MediaRunner } from '../media/media-runner';
 import { readTopLevelBoxes } from '../media/mp4-boxes';
 import { FfprobeOutput } from '../media/probe.types';
 import { bitrateFor } from '../media/ladder';
@@ -9,6 +8,7 @@ import { buildFileProbeArgs, buildMasterArgs, buildMp4EncodeArgs, buildMp4RemuxA
 import { StaticSource } from '../media/stored-renditions';
 import { TaskContext } from '../tasks/task-handler';
 import { LocalVariant } from './stored-hls';
+import { MediaRunner } from '@platform/media';
 
 /** A file made and checked, ready to be stored. */
 export interface MadeFile {

@@ -8,7 +8,6 @@ import { Logger } from '@nestjs/common';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { GrpcStatus } from '@platform/errors';
 import { FsObjectStore } from '@platform/storage';
-import { MediaRunner } from '../media/media-runner';
 import { MediaTools } from '../media/media-tools';
 import { isFaststart, readTopLevelBoxes } from '../media/mp4-boxes';
 import { FfprobeOutput } from '../media/probe.types';
@@ -19,6 +18,7 @@ import { FakeStaticRenditionWork, planned } from '../testing/fake-static-renditi
 import { TaskContext } from '../tasks/task-handler';
 import { MasterHandler } from './master.handler';
 import { StaticRenditionHandler } from './static-rendition.handler';
+import { MediaRunner } from '@platform/media';
 
 const script = resolve(__dirname, '../../../../scripts/infra/ffmpeg.sh');
 const tool = (name: 'ffmpeg' | 'ffprobe') => execFileSync('bash', [script, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assetKeys, ObjectNotFoundError, ObjectStore, parseMediaPlaylist, playlistSeconds } from '@platform/storage';
-import { parseMasterPlaylist, StoredVariant } from '../media/stored-renditions';
+import { parseMasterPlaylist, StoredVariant } from '@platform/media';
 
 /** A stored rendition copied into the task's folder: its playlist (ffmpeg's input) and how long it plays. */
 export interface LocalVariant {

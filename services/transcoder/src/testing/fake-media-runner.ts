@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { TEST_WATERMARK } from '../media/ffmpeg-args';
 import { FfmpegFeatures } from '../media/ffmpeg-features';
 import { FfprobePacket } from '../media/keyframes';
-import { MediaAbortedError, MediaProcessError } from '../media/media-errors';
-import { FfmpegRunOptions, MediaRunner, RunOptions } from '../media/media-runner';
 import { MediaToolkit } from '../media/media-tools';
 import { FfprobeOutput } from '../media/probe.types';
+import { FfmpegRunOptions, MediaAbortedError, MediaProcessError, MediaRunner, RunOptions } from '@platform/media';
 
 /**
  * ffmpeg/ffprobe without the binaries: ffprobe answers `probe` (or refuses the file), the packet scan

@@ -4,8 +4,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { assetKeys, OBJECT_STORE, ObjectStore, trackPaths } from '@platform/storage';
 import { buildProbeArgs } from '../media/ffmpeg-args';
-import { MediaProcessError } from '../media/media-errors';
-import { MediaRunner } from '../media/media-runner';
 import { MediaTools } from '../media/media-tools';
 import { FfprobeOutput } from '../media/probe.types';
 import { buildAudioRenditionArgs, TRACK_AUDIO } from '../media/track-args';
@@ -15,6 +13,7 @@ import { StoredRenditions } from './stored-renditions';
 import { downloadTrackFile } from './track-download';
 import { TRACK_PROCESSING, TrackProcessing } from './track-processing';
 import { giveUpTrack, runTrackTask, TrackInputError, trackTriggers } from './track-task';
+import { MediaProcessError, MediaRunner } from '@platform/media';
 
 /**
  * Kind `audio_track`: an alternate audio track (an input with `type: audio`, or POST …/tracks). The

@@ -7,7 +7,6 @@ import { missingSpeechModel, PCM_BYTES_PER_SECOND, recognizerAvailable, speechMo
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { assets } from '@platform/proto';
 import { OBJECT_STORE, ObjectStore, trackPaths } from '@platform/storage';
-import { MediaRunner } from '../media/media-runner';
 import { MediaTools } from '../media/media-tools';
 import { buildPcmFileArgs } from '../media/track-args';
 import { TaskEntity } from '../tasks/task.entity';
@@ -17,6 +16,7 @@ import { PlaylistSpan, spansOf } from './stored-playlists';
 import { storeSubtitles } from './subtitle-rendition';
 import { TRACK_PROCESSING, TrackProcessing } from './track-processing';
 import { giveUpTrack, runTrackTask, TrackInputError, trackTriggers } from './track-task';
+import { MediaRunner } from '@platform/media';
 
 /** The language's name for messages (`es` → `Spanish`). */
 const languageName = (code: string) => {

@@ -2,10 +2,10 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TimelineSegment } from '@platform/captions';
 import { assetKeys, ObjectNotFoundError, ObjectStore } from '@platform/storage';
-import { MediaRunner, RunOptions } from '../media/media-runner';
 import { FfprobeOutput } from '../media/probe.types';
 import { buildStartTimeProbeArgs } from '../media/track-args';
 import { masterVariants, PlaylistEntry, playlistEntries, PlaylistSpan, resolveUnder, spansOf, StoredVariant } from './stored-playlists';
+import { MediaRunner, RunOptions } from '@platform/media';
 
 /** ffmpeg's MPEG-TS muxer starts a stream at 1.4 s; the time used when a segment's start cannot be read. */
 const DEFAULT_TIMELINE_START = 1.4;

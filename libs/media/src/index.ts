@@ -1,0 +1,6 @@
+export * from './binaries';
+export * from './media-errors';
+export * from './media-runner';
+export * from './progress';
+export * from './mpegts';
+export * from './stored-variants';
