@@ -19,6 +19,13 @@ export function streamUrl(path: string): string {
   return `${base}/${path}`;
 }
 
+/** A URL on the image host ({image_url}): thumbnails, animated images, storyboards. */
+export function imageUrl(path: string): string {
+  const base = process.env.E2E_IMAGE_URL;
+  if (!base) throw new Error('E2E_IMAGE_URL is not set');
+  return `${base}/${path}`;
+}
+
 /** URIs (non-tag lines) of a playlist, in order. */
 export function playlistUris(playlist: string): string[] {
   return playlist

@@ -12,6 +12,8 @@ export interface RunningPlatform {
   mode: E2eMode;
   baseUrl: string;
   streamUrl: string;
+  /** The image host ({image_url}): thumbnails, animated images, storyboards. */
+  imageUrl: string;
   tokenId: string;
   tokenSecret: string;
   env: Record<string, string>;
@@ -32,6 +34,7 @@ async function portsEnv(): Promise<Record<string, string>> {
     RTMP_PORT: String(await freePort()),
     SRT_PORT: String(await freePort()),
     UPLOAD_PORT: String(await freePort()),
+    IMAGE_PORT: String(await freePort()),
   };
   for (const s of SERVICES) env[`${s.envPrefix}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
   return env;
@@ -157,6 +160,7 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     mode,
     baseUrl,
     streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`,
+    imageUrl: `http://127.0.0.1:${env.IMAGE_PORT}`,
     tokenId: env.ACCESS_TOKEN_ID,
     tokenSecret: env.ACCESS_TOKEN_SECRET,
     env,

@@ -31,6 +31,9 @@ export const envSchema = z.object({
   UPLOAD_PORT: port(8082),
   UPLOAD_BASE_URL: url(['http:', 'https:']),
   STREAM_BASE_URL: url(['http:', 'https:']),
+  IMAGE_PORT: port(8083),
+  IMAGE_BASE_URL: url(['http:', 'https:']),
+  IMAGE_RENDER_CONCURRENCY: positiveInt(2),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./.data'),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
@@ -104,6 +107,7 @@ export function crossVariableProblems(env: NodeJS.ProcessEnv): string[] {
   };
   pair('ACCESS_TOKEN_ID', 'ACCESS_TOKEN_SECRET');
   pair('WEBHOOK_URL', 'WEBHOOK_SECRET');
+  if ((env.IMAGE_PORT ?? '8083').trim() === (env.STREAM_PORT ?? '8081').trim()) problems.push('IMAGE_PORT: must differ from STREAM_PORT');
   if (set('S3_ENDPOINT') && (!set('S3_ACCESS_KEY') || !set('S3_SECRET_KEY'))) {
     problems.push('S3_ACCESS_KEY: S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT');
   }

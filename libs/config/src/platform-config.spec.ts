@@ -9,6 +9,7 @@ describe('loadConfig', () => {
     expect(c.rtmpPort).toBe(1935);
     expect(c.srtPort).toBe(6001);
     expect(c.uploads).toEqual({ port: 8082, baseUrl: 'http://localhost:8082', sweepMs: 5000 });
+    expect(c.images).toEqual({ port: 8083, renderConcurrency: 2 });
     expect(c.dataDir).toBe(path.resolve('./.data'));
     expect(c.databaseUrl).toBeUndefined();
     expect(c.kafka).toBeUndefined();
@@ -16,6 +17,18 @@ describe('loadConfig', () => {
     expect(c.bootstrapToken).toBeUndefined();
     expect(c.grpcUrls['playback-auth']).toBe('127.0.0.1:50054');
     expect(c.outboundAllow).toBe('loopback');
+  });
+
+  it('takes the image host port, public base and render concurrency, the port apart from the playback host', () => {
+    expect(loadConfig({ IMAGE_PORT: '9083', IMAGE_BASE_URL: 'https://image.example.com/', IMAGE_RENDER_CONCURRENCY: '4' }).images).toEqual({
+      port: 9083,
+      baseUrl: 'https://image.example.com',
+      renderConcurrency: 4,
+    });
+    expect(() => loadConfig({ IMAGE_PORT: '8081' })).toThrow(/IMAGE_PORT: must differ from STREAM_PORT/);
+    expect(() => loadConfig({ STREAM_PORT: '9000', IMAGE_PORT: '9000' })).toThrow(/IMAGE_PORT/);
+    expect(() => loadConfig({ IMAGE_BASE_URL: 'ftp://x' })).toThrow(/IMAGE_BASE_URL/);
+    expect(() => loadConfig({ IMAGE_RENDER_CONCURRENCY: '0' })).toThrow(/IMAGE_RENDER_CONCURRENCY/);
   });
 
   it('takes a Kafka namespace of topic-safe characters', () => {

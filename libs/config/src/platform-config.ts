@@ -7,6 +7,13 @@ export interface PlatformConfig {
   streamPort: number;
   /** Public base of playback URLs the platform writes itself (a master MP4's `url`); default `http://localhost:<streamPort>`. */
   streamBaseUrl: string;
+  /**
+   * The image host ({image_url}: thumbnails, animated GIF/WebP, storyboards), served by the playback service
+   * beside the playback host. `baseUrl`: public base written into storyboard VTT/JSON; undefined: taken from
+   * each request's Host (and X-Forwarded-Proto/Host), so the URLs work behind any proxy or domain.
+   * `renderConcurrency`: images one process renders at once (each an ffmpeg run); more wait their turn.
+   */
+  images: { port: number; baseUrl?: string; renderConcurrency: number };
   rtmpPort: number;
   /** UDP port of the SRT ingest. */
   srtPort: number;
@@ -94,6 +101,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     apiPort: e.API_PORT,
     streamPort: e.STREAM_PORT,
     streamBaseUrl: (e.STREAM_BASE_URL ?? `http://localhost:${e.STREAM_PORT}`).replace(/\/+$/, ''),
+    images: {
+      port: e.IMAGE_PORT,
+      ...(e.IMAGE_BASE_URL ? { baseUrl: e.IMAGE_BASE_URL.replace(/\/+$/, '') } : {}),
+      renderConcurrency: e.IMAGE_RENDER_CONCURRENCY,
+    },
     rtmpPort: e.RTMP_PORT,
     srtPort: e.SRT_PORT,
     host: e.HOST,
