@@ -19,13 +19,13 @@ export async function drainHttpServer(server: Server, ms = HTTP_DRAIN_MS): Promi
 }
 
 /**
- * The app to close, its HTTP server drained first (drainHttpServer), then its shutdown hooks run.
+ * The app to close, its HTTP server (and any other server of its routes, `alsoServers`) drained first (drainHttpServer), then its shutdown hooks run.
  * A wrapper: Nest's application object is a proxy that ignores assignments to its methods.
  */
-export function drainHttpOnClose(app: INestApplication, ms = HTTP_DRAIN_MS): { close(): Promise<void> } {
+export function drainHttpOnClose(app: INestApplication, ms = HTTP_DRAIN_MS, alsoServers: readonly Server[] = []): { close(): Promise<void> } {
   return {
     close: async () => {
-      await drainHttpServer(app.getHttpServer() as Server, ms);
+      await Promise.all([app.getHttpServer() as Server, ...alsoServers].map((server) => drainHttpServer(server, ms)));
       await app.close();
     },
   };

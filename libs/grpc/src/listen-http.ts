@@ -1,3 +1,4 @@
+import { createServer, RequestListener, Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 
 /**
@@ -13,4 +14,21 @@ type ListenWithBacklog = (port: number, host: string, backlog: number) => Promis
 /** `app.listen(port, host)` with the platform's backlog (Nest passes the extra argument to http.Server#listen). */
 export async function listenHttp(app: INestApplication, port: number, host: string): Promise<void> {
   await (app.listen as unknown as ListenWithBacklog).call(app, port, host, LISTEN_BACKLOG);
+}
+
+/**
+ * The app's routes served on one more port, by a server of its own (the playback service's image host
+ * beside its playback host): one Nest app, one set of providers, two listening sockets. Controllers tell
+ * the ports apart by the socket's local port (`servedOn` guards).
+ */
+export async function listenHttpAlso(app: INestApplication, port: number, host: string): Promise<Server> {
+  const server = createServer(app.getHttpAdapter().getInstance() as RequestListener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, LISTEN_BACKLOG, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
 }

@@ -7,7 +7,7 @@ import { grpcServerOptions } from './grpc-options';
 import { PrototypedExpressAdapter } from './express-adapter';
 import { drainHttpOnClose } from './http-drain';
 import { applyHttpServerTimeouts, HttpServerTimeouts } from './http-server-timeouts';
-import { listenHttp } from './listen-http';
+import { listenHttp, listenHttpAlso } from './listen-http';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -25,13 +25,14 @@ export interface Closable {
  * Boots one service as its own NestJS app with its own gRPC server. The module must
  * import HealthModule; the same call runs the service alone in a pod or beside the
  * others in the embedded process. With `http`, the same app also serves HTTP on that
- * port (the playback host, RTMP callbacks…) while gRPC keeps its own error filter.
+ * port (the playback host, RTMP callbacks…) while gRPC keeps its own error filter; `alsoPorts`
+ * serve the same routes on more ports (the image host), each by a server of its own.
  */
 export async function startGrpcService(
   name: ServiceName,
   module: RootModule,
   config: PlatformConfig,
-  http?: { port: number; host?: string; bodyParser?: boolean } & HttpServerTimeouts,
+  http?: { port: number; alsoPorts?: number[]; host?: string; bodyParser?: boolean } & HttpServerTimeouts,
 ): Promise<Closable> {
   if (!http) {
     const app = await NestFactory.createMicroservice(module, { ...grpcServerOptions(name, config), logger: logLevels(config) });
@@ -46,5 +47,11 @@ export async function startGrpcService(
   await app.startAllMicroservices();
   applyHttpServerTimeouts(app.getHttpServer() as Server, http);
   await listenHttp(app, http.port, http.host ?? config.host);
-  return drainHttpOnClose(app);
+  const also: Server[] = [];
+  for (const port of http.alsoPorts ?? []) {
+    const server = await listenHttpAlso(app, port, http.host ?? config.host);
+    applyHttpServerTimeouts(server, http);
+    also.push(server);
+  }
+  return drainHttpOnClose(app, undefined, also);
 }

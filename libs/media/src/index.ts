@@ -4,3 +4,4 @@ export * from './media-runner';
 export * from './progress';
 export * from './mpegts';
 export * from './stored-variants';
+export * from './ts-access-units';

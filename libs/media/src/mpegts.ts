@@ -74,13 +74,18 @@ export function pmtPidOf(packet: Uint8Array): number | undefined {
 
 /** The first video elementary stream's PID from a PMT packet. */
 export function videoPidOf(packet: Uint8Array): number | undefined {
+  return videoStreamOf(packet)?.pid;
+}
+
+/** The first video elementary stream of a PMT packet: its PID and stream type (0x1b H.264, 0x24 HEVC, …). */
+export function videoStreamOf(packet: Uint8Array): { pid: number; streamType: number } | undefined {
   const section = sectionOf(packet);
   if (!section) return undefined;
   const programInfoLength = ((packet[section.start + 10] & 0x0f) << 8) | packet[section.start + 11];
   for (let i = section.start + 12 + programInfoLength; i + 5 <= section.end;) {
     const type = packet[i];
     const pid = ((packet[i + 1] & 0x1f) << 8) | packet[i + 2];
-    if (VIDEO_STREAM_TYPES.has(type)) return pid;
+    if (VIDEO_STREAM_TYPES.has(type)) return { pid, streamType: type };
     i += 5 + (((packet[i + 3] & 0x0f) << 8) | packet[i + 4]);
   }
   return undefined;

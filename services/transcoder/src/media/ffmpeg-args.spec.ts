@@ -60,13 +60,13 @@ describe('buildLadderArgs', () => {
       '-profile:v',
       'high',
       '-g',
-      '120',
+      '60',
       '-keyint_min',
-      '120',
+      '60',
       '-sc_threshold',
       '0',
       '-force_key_frames',
-      'expr:gte(t,n_forced*4)',
+      'expr:gte(t,n_forced*2)',
       '-b:v:0',
       '3000000',
       '-maxrate:v:0',
@@ -140,8 +140,19 @@ describe('buildLadderArgs', () => {
       '-sc_threshold',
       '0',
       '-force_key_frames',
-      'expr:gte(t,n_forced*4)',
+      'expr:gte(t,n_forced*2)',
     ]);
+  });
+
+  it('puts a key frame every keyframeSeconds (2 s by default), never further apart than a segment', () => {
+    const gopOf = (options: { segmentSeconds?: number; keyframeSeconds?: number }) => {
+      const args = buildLadderArgs('in.mp4', twoRungs, { outputDir: '/o', frameRate: 25, ...options });
+      return [args[args.indexOf('-g') + 1], args[args.indexOf('-force_key_frames') + 1]];
+    };
+    expect(gopOf({})).toEqual(['50', 'expr:gte(t,n_forced*2)']);
+    expect(gopOf({ keyframeSeconds: 1 })).toEqual(['25', 'expr:gte(t,n_forced*1)']);
+    expect(gopOf({ segmentSeconds: 6, keyframeSeconds: 6 })).toEqual(['150', 'expr:gte(t,n_forced*6)']);
+    expect(gopOf({ segmentSeconds: 1 })).toEqual(['25', 'expr:gte(t,n_forced*1)']);
   });
 
   it('encodes an audio-only ladder without any video option', () => {

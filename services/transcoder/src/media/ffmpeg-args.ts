@@ -18,8 +18,13 @@ export interface LadderOptions extends HlsMuxerOptions {
   frameRate: number;
   /** Test asset: only the first 10 s, with a visible watermark. */
   test?: boolean;
-  /** HLS segment and GOP length in seconds; default 4. */
+  /** HLS segment length in seconds; default 4. */
   segmentSeconds?: number;
+  /**
+   * Key frame interval (GOP) in seconds; default 2 (Apple's HLS authoring spec: an IDR every two seconds), at most
+   * the segment length. Two GOPs a segment: a seek, a clip's edge or a thumbnail decodes at most 2 s from a key frame.
+   */
+  keyframeSeconds?: number;
   /** libx264 preset; default `veryfast`. */
   preset?: string;
   /** Frames above this rate are dropped (fps filter); default 60. */
@@ -41,6 +46,7 @@ export interface LadderOverlay {
 
 export const TEST_ASSET_SECONDS = 10;
 const DEFAULT_SEGMENT_SECONDS = 4;
+const DEFAULT_KEYFRAME_SECONDS = 2;
 /**
  * drawtext with `font=Sans` goes through fontconfig (Debian's ffmpeg 5.1 is built with libfreetype and
  * libfontconfig, and pulls in fonts-dejavu-core); no font file path is needed.
@@ -123,11 +129,12 @@ function streamMapEntry(streams: string, name: string, legacy: boolean | undefin
 /**
  * One ffmpeg run: the input is decoded once, (watermarked for test assets,) given its watermark image at the
  * top rendition's size, split and scaled to every rendition, encoded with libx264 on a fixed, scene-cut-free
- * GOP so segments of every variant start on the same frames, and written as HLS with one playlist per
+ * GOP (2 s: two a segment) so segments of every variant start on the same frames, and written as HLS with one playlist per
  * variant and a master playlist. An audio filter runs once, its output split to every variant's AAC encode.
  */
 export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOptions): string[] {
   const segmentSeconds = options.segmentSeconds ?? DEFAULT_SEGMENT_SECONDS;
+  const keyframeSeconds = Math.min(options.keyframeSeconds ?? DEFAULT_KEYFRAME_SECONDS, segmentSeconds);
   const maxFrameRate = options.maxFrameRate ?? 60;
   const args = ['-hide_banner', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1'];
   if (options.test) args.push('-t', String(TEST_ASSET_SECONDS));
@@ -158,11 +165,11 @@ export function buildLadderArgs(input: string, ladder: Ladder, options: LadderOp
     const fps = Math.min(options.frameRate, maxFrameRate);
     args.push('-c:v', 'libx264', '-preset', options.preset ?? 'veryfast', '-profile:v', 'high');
     if (fps > 0) {
-      const gop = String(Math.round(fps * segmentSeconds));
+      const gop = String(Math.round(fps * keyframeSeconds));
       args.push('-g', gop, '-keyint_min', gop);
     }
     // Time-based key frames keep variants aligned even when the frame rate is unknown or variable.
-    args.push('-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${segmentSeconds})`);
+    args.push('-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${keyframeSeconds})`);
     ladder.video.forEach((r, i) => {
       args.push(
         `-b:v:${i}`,
