@@ -152,6 +152,28 @@ describe('on-demand assets from a URL (spec 2.1, 2.2, 4.2, 4.4)', () => {
       expect((await mux.video.assets.retrieve(assetId)).passthrough).toBeUndefined();
     });
 
+    it('sets thumbnail_time within the duration, refuses one beyond it, and unsets it', async () => {
+      const updated = await mux.video.assets.update(assetId, { thumbnail_time: 2.5 });
+      expect(updated).toMatchObject({ id: assetId, status: 'ready', thumbnail_time: 2.5 });
+      expect((await mux.video.assets.retrieve(assetId)).thumbnail_time).toBe(2.5);
+
+      const beyond = await api('PATCH', `/video/v1/assets/${assetId}`, { body: { thumbnail_time: 60 } });
+      expect(beyond.status).toBe(400);
+      expect(beyond.body).toEqual({
+        error: { type: 'invalid_parameters', messages: [`thumbnail_time: must be within the asset's duration (${updated.duration} s)`] },
+      });
+      expect((await mux.video.assets.retrieve(assetId)).thumbnail_time).toBe(2.5);
+
+      expect(await mux.video.assets.deleteThumbnailTime(assetId)).toBeUndefined();
+      const unset = await mux.video.assets.retrieve(assetId);
+      expect(unset.id).toBe(assetId);
+      expect(unset).not.toHaveProperty('thumbnail_time');
+      // unsetting again is a success that changes nothing
+      const again = await api('DELETE', `/video/v1/assets/${assetId}/thumbnail-time`, { headers: { accept: '*/*' } });
+      expect([again.status, again.body]).toEqual([204, undefined]);
+      expect(await mux.video.assets.retrieve(assetId)).not.toHaveProperty('thumbnail_time');
+    });
+
     it('manages playback ids and resolves them to their asset', async () => {
       const signed = await mux.video.assets.createPlaybackId(assetId, { policy: 'signed' });
       expect(signed).toEqual({ id: expect.any(String), policy: 'signed' });

@@ -58,6 +58,15 @@ describe('asset shape', () => {
     expect('source_asset_id' in toAsset(message())).toBe(false);
   });
 
+  it('shows thumbnail_time only when set, 0 included', () => {
+    for (const thumbnail_time of [0, 12.5]) {
+      const body = toAsset(message({ thumbnail_time }));
+      expect(body.thumbnail_time).toBe(thumbnail_time);
+      expect(assetSchema.parse(body)).toEqual(body);
+    }
+    expect('thumbnail_time' in toAsset(message())).toBe(false);
+  });
+
   it('gives track events the track as the asset shows it plus asset_id, and warnings the asset plus warning', () => {
     const track: assets.Track = { id: 't1', type: 'text', status: 'ready', text_type: 'subtitles', text_source: 'generated_live_final', name: undefined };
     const data = toTrackEvent('a1', track);

@@ -67,6 +67,10 @@ export const assetSchema = z.object({
     .optional()
     .meta({ description: 'Recorded live assets: each span of encoder content, and of slate inserted while the encoder was away' }),
   passthrough: z.string().optional(),
+  thumbnail_time: z
+    .number()
+    .optional()
+    .meta({ description: 'Seconds: the media time within the asset used when a thumbnail without an explicit time is requested; present when set' }),
   master_access: z.enum(MASTER_ACCESS),
   master: masterSchema.optional(),
   mp4_support: z.enum(MP4_SUPPORT),
@@ -95,7 +99,7 @@ export type AssetWarningBody = z.infer<typeof assetWarningSchema>;
 export type AssetWarning = AssetWarningBody['warning'];
 
 /**
- * Spec 2.1 as Mux writes it: absent fields left out, `*_at` as strings, `errors` only when
+ * Spec 2.1 as Mux writes it: absent fields left out (`thumbnail_time` only when set), `*_at` as strings, `errors` only when
  * errored, `test` and `normalize_audio` only when true, `non_standard_input_reasons` only for a
  * non-standard input, Mux's `progress` derived from the status. The API body and the data of
  * every `video.asset.*` event.
@@ -133,6 +137,7 @@ export function toAsset(a: assets.Asset): AssetBody {
     body.recording_times = a.recording_times.map((r) => ({ started_at: r.started_at, duration: r.duration, type: r.type as 'content' | 'slate' }));
   }
   if (a.passthrough !== undefined) body.passthrough = a.passthrough;
+  if (a.thumbnail_time !== undefined) body.thumbnail_time = a.thumbnail_time;
   if (a.master) body.master = toMaster(a.master);
   if (a.static_renditions) body.static_renditions = toStaticRenditions(a.static_renditions);
   if (a.normalize_audio) body.normalize_audio = true;

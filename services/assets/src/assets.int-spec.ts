@@ -91,7 +91,8 @@ describe('assets against Postgres', () => {
       expect(tables.map((t) => t.table_name)).toEqual(['asset_warnings', 'assets', 'migrations', 'outbox', 'playback_ids', 'processed_events']);
       const columns = await dataSource.query<Array<Record<string, string>>>(
         `SELECT "column_name", "data_type", "is_nullable" FROM information_schema.columns
-          WHERE "table_schema" = 'assets' AND "table_name" = 'assets' AND "column_name" IN ('tracks', 'input_info', 'errors', 'updated_at', 'duration', 'inputs')
+          WHERE "table_schema" = 'assets' AND "table_name" = 'assets'
+            AND "column_name" IN ('tracks', 'input_info', 'errors', 'updated_at', 'duration', 'inputs', 'thumbnail_time')
           ORDER BY "column_name"`,
       );
       expect(columns).toEqual([
@@ -99,6 +100,7 @@ describe('assets against Postgres', () => {
         { column_name: 'errors', data_type: 'jsonb', is_nullable: 'YES' },
         { column_name: 'input_info', data_type: 'jsonb', is_nullable: 'YES' },
         { column_name: 'inputs', data_type: 'jsonb', is_nullable: 'NO' },
+        { column_name: 'thumbnail_time', data_type: 'double precision', is_nullable: 'YES' },
         { column_name: 'tracks', data_type: 'jsonb', is_nullable: 'NO' },
         { column_name: 'updated_at', data_type: 'timestamp with time zone', is_nullable: 'YES' },
       ]);
@@ -156,6 +158,7 @@ describe('assets against Postgres', () => {
       object: { type: 'asset', id: created.id },
       status: 'ready',
       renditions: [],
+      duration: 12.345,
     });
 
     const updated = await service.update({ id: created.id, passthrough: '' });
@@ -206,6 +209,62 @@ describe('assets against Postgres', () => {
       ['video.asset.track.created.v1', 'video.asset.track.ready.v1'],
       ['video.asset.track.created.v1', 'video.asset.track.ready.v1'],
     ]);
+  });
+
+  it('stores thumbnail_time in its column, refuses one beyond the known duration, unsets it, each change with its outbox row', async () => {
+    const created = await service.create({ input: [{ url: URL, generated_subtitles: [] }], static_renditions: [], playback_policy: ['public'] });
+    const playbackId = created.playback_ids[0].id;
+    const column = async () =>
+      (await dataSource.query<Array<{ thumbnail_time: number | null }>>('SELECT "thumbnail_time" FROM "assets"."assets" WHERE "id" = $1', [created.id]))[0]
+        .thumbnail_time;
+    expect(await column()).toBeNull();
+    expect(await playback.lookup(playbackId)).not.toHaveProperty('thumbnail_time');
+
+    // while the duration is unknown, any value up to 12 hours is stored as given
+    expect((await service.update({ id: created.id, thumbnail_time: 43200 })).thumbnail_time).toBe(43200);
+    expect(await column()).toBe(43200);
+    const preparing = await playback.lookup(playbackId);
+    expect(preparing).toMatchObject({ status: 'preparing', thumbnail_time: 43200 });
+    expect(preparing).not.toHaveProperty('duration');
+
+    await processing.recordProbe({ asset_id: created.id, duration: 6.006, tracks: [], non_standard_input_reasons: {}, input_info: [], recording_times: [] });
+    await processing.markReady({ asset_id: created.id });
+    // kept as given once the duration is known (the image host clamps it)
+    expect(await playback.lookup(playbackId)).toMatchObject({ status: 'ready', thumbnail_time: 43200, duration: 6.006 });
+
+    const beyond = await rejection(service.update({ id: created.id, passthrough: 'not written', thumbnail_time: 6.5 }));
+    expect([beyond.code, beyond.messages]).toEqual([ErrorCode.INVALID_PARAMETERS, ["thumbnail_time: must be within the asset's duration (6.006 s)"]]);
+    expect(await column()).toBe(43200);
+    expect((await service.get(created.id)).passthrough).toBeUndefined();
+
+    const set = await service.update({ id: created.id, thumbnail_time: 2.5 });
+    expect(set.thumbnail_time).toBe(2.5);
+    expect(await column()).toBe(2.5);
+    expect(await service.get(created.id)).toEqual(set);
+    expect((await service.list({ limit: 100, page: 1 })).items.find((a) => a.id === created.id)!.thumbnail_time).toBe(2.5);
+    expect(await playback.lookup(playbackId)).toEqual({
+      id: playbackId,
+      policy: 'public',
+      object: { type: 'asset', id: created.id },
+      status: 'ready',
+      renditions: [],
+      thumbnail_time: 2.5,
+      duration: 6.006,
+    });
+
+    await service.deleteThumbnailTime(created.id);
+    expect(await column()).toBeNull();
+    expect((await service.get(created.id)).thumbnail_time).toBeUndefined();
+    expect(await playback.lookup(playbackId)).not.toHaveProperty('thumbnail_time');
+    await service.deleteThumbnailTime(created.id); // none set: a no-op, no event
+
+    const updates = (await outbox(created.id)).filter((e) => e.topic === 'video.asset.updated.v1').map((e) => e.payload.data);
+    expect(updates.map((data) => data.thumbnail_time)).toEqual([43200, 2.5, undefined]);
+    expect(updates[2]).not.toHaveProperty('thumbnail_time');
+    expect(updates[1]).toEqual(toAsset(set));
+
+    await service.delete(created.id);
+    expect((await rejection(service.deleteThumbnailTime(created.id))).code).toBe(ErrorCode.NOT_FOUND);
   });
 
   it('stores a clip’s source and cut (a live recording’s end from its stored playlist) and hands them to the transcoder', async () => {
@@ -420,8 +479,18 @@ describe('assets service over gRPC', () => {
     });
     expect(probed.tracks).toEqual([{ id: expect.stringMatching(/^[0-9A-Za-z]{32}$/), type: 'video', max_width: 640 }]);
     expect((await processing.MarkReady({ asset_id: id })).status).toBe('ready');
-    const owner = await assetsService.LookupPlaybackId({ id: (created.playback_ids as Array<{ id: string }>)[0].id });
-    expect(owner).toEqual({ id: expect.any(String), policy: 'public', object: { type: 'asset', id }, status: 'ready', renditions: [] });
+    const playbackId = (created.playback_ids as Array<{ id: string }>)[0].id;
+    const owner = await assetsService.LookupPlaybackId({ id: playbackId });
+    expect(owner).toEqual({ id: expect.any(String), policy: 'public', object: { type: 'asset', id }, status: 'ready', renditions: [], duration: 4.5 });
+    expect(await assetsService.UpdateAsset({ id, thumbnail_time: 0 })).toMatchObject({ thumbnail_time: 0 });
+    expect(await assetsService.LookupPlaybackId({ id: playbackId })).toMatchObject({ thumbnail_time: 0, duration: 4.5 });
+    const beyond = await grpcError(assetsService.UpdateAsset({ id, thumbnail_time: 5 }));
+    expect([beyond.code, decodeMessages(beyond.details)]).toEqual([
+      GrpcStatus.INVALID_ARGUMENT,
+      ["thumbnail_time: must be within the asset's duration (4.5 s)"],
+    ]);
+    expect(await assetsService.DeleteThumbnailTime({ id })).toEqual({});
+    expect(await assetsService.GetAsset({ id })).not.toHaveProperty('thumbnail_time');
     expect(await assetsService.DeleteAsset({ id })).toEqual({});
     const gone = await grpcError(processing.GetIngestSpec({ id }));
     expect([gone.code, decodeMessages(gone.details)]).toEqual([GrpcStatus.NOT_FOUND, ['Asset not found']]);

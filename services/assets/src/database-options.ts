@@ -8,6 +8,7 @@ import { AssetRecordingTimes1732400000400 } from './migrations/1732400000400-ass
 import { AssetWarnings1732400000500 } from './migrations/1732400000500-asset-warnings';
 import { AssetClips1732420000100 } from './migrations/1732420000100-asset-clips';
 import { AssetDownloads1732430000100 } from './migrations/1732430000100-asset-downloads';
+import { AssetThumbnailTime1732440000100 } from './migrations/1732440000100-asset-thumbnail-time';
 import { PlaybackIdEntity } from './playback-ids/playback-id.entity';
 import { SCHEMA } from './schema';
 
@@ -22,6 +23,7 @@ export const assetsDatabase: ServiceDatabaseOptions = {
     AssetWarnings1732400000500,
     AssetClips1732420000100,
     AssetDownloads1732430000100,
+    AssetThumbnailTime1732440000100,
     ...outboxMigrations(SCHEMA),
   ],
 };

@@ -137,6 +137,10 @@ export class AssetEntity {
   @Column({ name: 'master_expires_at', type: 'timestamptz', nullable: true })
   masterExpiresAt!: Date | null;
 
+  /** Mux's thumbnail_time (seconds, as given: it may exceed a duration learnt later); null when not set. */
+  @Column({ name: 'thumbnail_time', type: 'double precision', nullable: true })
+  thumbnailTime!: number | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

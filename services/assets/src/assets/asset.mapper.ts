@@ -43,6 +43,7 @@ export function toAssetMessage(a: AssetEntity, playbackIds: PlaybackIdEntity[]):
   if (a.liveStreamId !== null) message.live_stream_id = a.liveStreamId;
   if (a.sourceAssetId !== null) message.source_asset_id = a.sourceAssetId;
   if (a.passthrough !== null) message.passthrough = a.passthrough;
+  if (a.thumbnailTime !== null) message.thumbnail_time = a.thumbnailTime;
   const staticRenditions = toStaticRenditionsMessage(a);
   if (staticRenditions) message.static_renditions = staticRenditions;
   const master = toMasterMessage(a);

@@ -39,6 +39,7 @@ interface AssetRow {
   master_token: string | null;
   master_url: string | null;
   master_expires_at: Date | null;
+  thumbnail_time: number | null;
   created_at: Date;
   updated_at: Date | null;
 }
@@ -78,6 +79,7 @@ function fromRow(row: AssetRow): AssetEntity {
     masterToken: row.master_token,
     masterUrl: row.master_url,
     masterExpiresAt: row.master_expires_at,
+    thumbnailTime: row.thumbnail_time,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -54,6 +54,10 @@ export class AssetsGrpcController implements assets.AssetsServiceController {
     return this.playbackIds.delete(request).then(() => ({}));
   }
 
+  deleteThumbnailTime(request: common.IdRequest): Promise<common.Empty> {
+    return this.assets.deleteThumbnailTime(request.id).then(() => ({}));
+  }
+
   lookupPlaybackId(request: common.IdRequest): Promise<assets.PlaybackIdOwner> {
     return this.playbackIds.lookup(request.id);
   }

@@ -337,16 +337,125 @@ describe('AssetsService', () => {
       expect(f.events[0].data).not.toHaveProperty('passthrough');
     });
 
-    it.each([
-      [{ passthrough: undefined }, ErrorCode.INVALID_PARAMETERS, ['passthrough: is required (the only updatable field)']],
+    it.each<[Partial<assets.UpdateAssetRequest>, ErrorCode, string[]]>([
+      [{ passthrough: undefined }, ErrorCode.INVALID_PARAMETERS, ['body: give at least one of passthrough, thumbnail_time']],
       [{ passthrough: 'x'.repeat(256) }, ErrorCode.INVALID_PARAMETERS, ['passthrough: must be at most 255 characters']],
       [{ id: 'nope', passthrough: 'x' }, ErrorCode.NOT_FOUND, ['Asset not found']],
+      [{ thumbnail_time: -0.001 }, ErrorCode.INVALID_PARAMETERS, ['thumbnail_time: must be at least 0']],
+      [{ thumbnail_time: 43200.001 }, ErrorCode.INVALID_PARAMETERS, ['thumbnail_time: must be at most 43200']],
+      [{ thumbnail_time: Number.NaN }, ErrorCode.INVALID_PARAMETERS, ['thumbnail_time: must be a finite number']],
+      [{ thumbnail_time: Number.POSITIVE_INFINITY }, ErrorCode.INVALID_PARAMETERS, ['thumbnail_time: must be a finite number']],
+      [
+        { passthrough: 'x'.repeat(256), thumbnail_time: -1 },
+        ErrorCode.INVALID_PARAMETERS,
+        ['passthrough: must be at most 255 characters', 'thumbnail_time: must be at least 0'],
+      ],
+      // the value is checked before the asset is looked up
+      [{ id: 'nope', thumbnail_time: -1 }, ErrorCode.INVALID_PARAMETERS, ['thumbnail_time: must be at least 0']],
+      [{ id: 'nope', thumbnail_time: 1 }, ErrorCode.NOT_FOUND, ['Asset not found']],
     ])('refuses %j, changing and emitting nothing', async (fields, code, messages) => {
       const f = assetsFixture();
       const { asset } = f.stored({ passthrough: 'kept' });
       const error = await rejection(f.service.update({ id: asset.id, ...fields }));
       expect([error.code, error.messages]).toEqual([code, messages]);
-      expect(f.assets.rows.get(asset.id)).toMatchObject({ passthrough: 'kept', updatedAt: null });
+      expect(f.assets.rows.get(asset.id)).toMatchObject({ passthrough: 'kept', thumbnailTime: null, updatedAt: null });
+      expect(f.events).toEqual([]);
+    });
+  });
+
+  describe('thumbnail_time (PATCH, DELETE …/thumbnail-time)', () => {
+    it('sets it with updated_at in the unit of work that emits video.asset.updated, whose data shows it', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'ready', duration: 6.006 }, ['public']);
+      const updated = await f.service.update({ id: asset.id, thumbnail_time: 2.5 });
+      const row = f.assets.rows.get(asset.id)!;
+      expect(row).toMatchObject({ thumbnailTime: 2.5, passthrough: null });
+      expect(updated).toMatchObject({ thumbnail_time: 2.5, duration: 6.006, updated_at: Number(unixSeconds(row.updatedAt!)) });
+      // the row was read under its lock and written with the manager of the transaction the event is written in
+      expect(f.assets.managers).toEqual([f.manager, f.manager]);
+      expect(f.events).toEqual([
+        {
+          type: 'video.asset.updated',
+          object: { type: 'asset', id: asset.id },
+          data: expect.objectContaining({ id: asset.id, thumbnail_time: 2.5, updated_at: unixSeconds(row.updatedAt!), playback_ids: updated.playback_ids }),
+        },
+      ]);
+    });
+
+    it('takes 0 and the duration itself, and sets it with passthrough in one change and one event', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'ready', duration: 6.006 });
+      expect((await f.service.update({ id: asset.id, thumbnail_time: 0 })).thumbnail_time).toBe(0);
+      expect((await f.service.update({ id: asset.id, thumbnail_time: 6.006 })).thumbnail_time).toBe(6.006);
+      f.events.length = 0;
+      const both = await f.service.update({ id: asset.id, passthrough: 'p', thumbnail_time: 1 });
+      expect(both).toMatchObject({ passthrough: 'p', thumbnail_time: 1 });
+      expect(f.events.map((e) => [e.type, e.data])).toEqual([['video.asset.updated', expect.objectContaining({ passthrough: 'p', thumbnail_time: 1 })]]);
+    });
+
+    it('keeps it when only passthrough changes', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ thumbnailTime: 3 });
+      expect((await f.service.update({ id: asset.id, passthrough: 'p' })).thumbnail_time).toBe(3);
+      expect(f.assets.rows.get(asset.id)!.thumbnailTime).toBe(3);
+    });
+
+    it('refuses a value beyond a known duration, changing nothing (passthrough neither) and emitting nothing', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'ready', duration: 6.006, thumbnailTime: 1, passthrough: 'kept' });
+      const error = await rejection(f.service.update({ id: asset.id, passthrough: 'new', thumbnail_time: 6.5 }));
+      expect([error.code, error.messages]).toEqual([ErrorCode.INVALID_PARAMETERS, ["thumbnail_time: must be within the asset's duration (6.006 s)"]]);
+      expect(f.assets.rows.get(asset.id)).toMatchObject({ thumbnailTime: 1, passthrough: 'kept', updatedAt: null });
+      expect(f.events).toEqual([]);
+    });
+
+    it('stores any value up to 12 hours as given while the duration is unknown (preparing, or a recording under way)', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'preparing', duration: null });
+      expect((await f.service.update({ id: asset.id, thumbnail_time: 43200 })).thumbnail_time).toBe(43200);
+      const { asset: recording } = f.stored({ status: 'preparing', ingestType: 'live_rtmp', liveStreamId: 'ls1', duration: null });
+      expect((await f.service.update({ id: recording.id, thumbnail_time: 600 })).thumbnail_time).toBe(600);
+      expect(f.events.map((e) => e.type)).toEqual(['video.asset.updated', 'video.asset.updated']);
+    });
+
+    it('unsets it with updated_at, emitting video.asset.updated without it, in the same unit of work', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'ready', duration: 6, thumbnailTime: 2 }, ['public']);
+      await f.service.deleteThumbnailTime(asset.id);
+      const row = f.assets.rows.get(asset.id)!;
+      expect(row.thumbnailTime).toBeNull();
+      expect(row.updatedAt).not.toBeNull();
+      expect(f.assets.managers).toEqual([f.manager, f.manager]);
+      expect(f.events).toHaveLength(1);
+      expect(f.events[0]).toMatchObject({ type: 'video.asset.updated', object: { type: 'asset', id: asset.id } });
+      expect(f.events[0].data).toMatchObject({
+        id: asset.id,
+        updated_at: unixSeconds(row.updatedAt!),
+        playback_ids: [{ id: `${asset.id}-pb0`, policy: 'public' }],
+      });
+      expect(f.events[0].data).not.toHaveProperty('thumbnail_time');
+      expect((await f.service.get(asset.id)).thumbnail_time).toBeUndefined();
+    });
+
+    it('unsetting an asset without one succeeds and changes nothing: no write, no event', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ status: 'ready', duration: 6 });
+      await f.service.deleteThumbnailTime(asset.id);
+      expect(f.assets.rows.get(asset.id)).toMatchObject({ thumbnailTime: null, updatedAt: null });
+      expect(f.events).toEqual([]);
+      // read under its lock only
+      expect(f.assets.managers).toEqual([f.manager]);
+    });
+
+    it('unsetting is NOT_FOUND for an unknown or deleted asset', async () => {
+      const f = assetsFixture();
+      const { asset } = f.stored({ thumbnailTime: 2 });
+      await f.service.delete(asset.id);
+      f.events.length = 0;
+      for (const id of [asset.id, 'nope']) {
+        const error = await rejection(f.service.deleteThumbnailTime(id));
+        expect([error.code, error.messages]).toEqual([ErrorCode.NOT_FOUND, ['Asset not found']]);
+      }
       expect(f.events).toEqual([]);
     });
   });

@@ -1,10 +1,11 @@
 import { characterCount } from '@platform/api-rules';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
-import { UnitOfWork } from '@platform/events';
+import { Emit, UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { assets } from '@platform/proto';
 import { assetKeys, OBJECT_STORE, ObjectStore, uploadKeys } from '@platform/storage';
+import { EntityManager } from 'typeorm';
 import { PlaybackIdEntity } from '../playback-ids/playback-id.entity';
 import { PlaybackIdRepository } from '../playback-ids/playback-id.repository';
 import { emitDownloadEvents } from '../static-renditions/download-events';
@@ -13,9 +14,10 @@ import { inputTracks } from '../tracks/stored-track';
 import { AssetEntity, StoredInput } from './asset.entity';
 import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent, TRACK_EVENTS } from './asset-events';
 import { toAssetMessage } from './asset.mapper';
-import { AssetRepository } from './asset.repository';
+import { AssetChanges, AssetRepository } from './asset.repository';
 import { PASSTHROUGH_MAX, validAssetSettings } from './asset-settings';
 import { ClipCut, ClipSources } from './clip-source';
+import { thumbnailTimeBeyondDuration, thumbnailTimeProblems } from './thumbnail-time';
 
 export const DEFAULT_LIMIT = 25;
 
@@ -71,6 +73,7 @@ export class AssetsService {
       inputInfo: null,
       errors: null,
       ...downloads.fields,
+      thumbnailTime: null,
       createdAt: now,
       updatedAt: null,
     };
@@ -121,18 +124,49 @@ export class AssetsService {
     return { items: items.map((a) => toAssetMessage(a, playbackIds.get(a.id) ?? [])) };
   }
 
-  /** PATCH: only passthrough is updatable; an empty string clears it. */
+  /**
+   * PATCH: passthrough (an empty string clears it) and Mux's thumbnail_time (seconds, 0 to 12 hours,
+   * within the asset's duration once that is known; stored as given before). Every field is checked
+   * before anything is written, the duration on the locked row; one video.asset.updated with the change.
+   */
   async update(request: assets.UpdateAssetRequest): Promise<assets.Asset> {
-    const { passthrough } = request;
-    if (passthrough === undefined) throw DomainError.invalid('passthrough: is required (the only updatable field)');
-    if (characterCount(passthrough) > PASSTHROUGH_MAX) throw DomainError.invalid(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+    const { passthrough, thumbnail_time: thumbnailTime } = request;
+    if (passthrough === undefined && thumbnailTime === undefined) throw DomainError.invalid('body: give at least one of passthrough, thumbnail_time');
+    const invalid: string[] = [];
+    if (passthrough !== undefined && characterCount(passthrough) > PASSTHROUGH_MAX) invalid.push(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+    if (thumbnailTime !== undefined) invalid.push(...thumbnailTimeProblems(thumbnailTime));
+    if (invalid.length > 0) throw DomainError.invalid(...invalid);
     return this.unitOfWork.run(async (manager, emit) => {
-      const asset = await this.assets.update(manager, request.id, { passthrough: passthrough === '' ? null : passthrough, updatedAt: new Date() });
+      const asset = await this.assets.lockById(manager, request.id);
       if (!asset) throw notFound();
-      const playbackIds = await this.playbackIds.findByAssetId(asset.id, manager);
-      emitAssetEvent(emit, ASSET_EVENTS.updated, asset, playbackIds);
-      return toAssetMessage(asset, playbackIds);
+      const beyond = thumbnailTime === undefined ? undefined : thumbnailTimeBeyondDuration(thumbnailTime, asset.duration);
+      if (beyond) throw DomainError.invalid(beyond);
+      const changes: AssetChanges = {};
+      if (passthrough !== undefined) changes.passthrough = passthrough === '' ? null : passthrough;
+      if (thumbnailTime !== undefined) changes.thumbnailTime = thumbnailTime;
+      return this.change(manager, emit, asset.id, changes);
     });
+  }
+
+  /**
+   * DELETE …/thumbnail-time: thumbnails without a time return to the default (video.asset.updated).
+   * An asset without one is left as it is: no write, no event.
+   */
+  async deleteThumbnailTime(id: string): Promise<void> {
+    await this.unitOfWork.run(async (manager, emit) => {
+      const asset = await this.assets.lockById(manager, id);
+      if (!asset) throw notFound();
+      if (asset.thumbnailTime !== null) await this.change(manager, emit, id, { thumbnailTime: null });
+    });
+  }
+
+  /** Writes a change of the API's fields with updated_at, emitting video.asset.updated with the asset as it now is. */
+  private async change(manager: EntityManager, emit: Emit, id: string, changes: AssetChanges): Promise<assets.Asset> {
+    const asset = await this.assets.update(manager, id, { ...changes, updatedAt: new Date() });
+    if (!asset) throw notFound();
+    const playbackIds = await this.playbackIds.findByAssetId(id, manager);
+    emitAssetEvent(emit, ASSET_EVENTS.updated, asset, playbackIds);
+    return toAssetMessage(asset, playbackIds);
   }
 
   /**

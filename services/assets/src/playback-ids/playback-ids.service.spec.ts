@@ -85,6 +85,29 @@ describe('PlaybackIdsService', () => {
     expect([unknown.code, unknown.messages]).toEqual([ErrorCode.NOT_FOUND, ['Playback ID not found']]);
   });
 
+  it('gives the playback host the asset’s thumbnail_time when set and its duration once known', async () => {
+    const f = assetsFixture();
+    const ready = f.stored({ status: 'ready', duration: 6.006, thumbnailTime: 2.5 }, ['public']);
+    expect(await f.playback.lookup(ready.playbackIds[0].id)).toEqual({
+      id: ready.playbackIds[0].id,
+      policy: 'public',
+      object: { type: 'asset', id: ready.asset.id },
+      status: 'ready',
+      renditions: [],
+      thumbnail_time: 2.5,
+      duration: 6.006,
+    });
+    // stored as given while the duration was unknown: the host clamps it
+    const beyond = f.stored({ status: 'ready', duration: 4, thumbnailTime: 10 }, ['public']);
+    expect(await f.playback.lookup(beyond.playbackIds[0].id)).toMatchObject({ thumbnail_time: 10, duration: 4 });
+    const zero = f.stored({ status: 'ready', duration: 4, thumbnailTime: 0 }, ['public']);
+    expect(await f.playback.lookup(zero.playbackIds[0].id)).toMatchObject({ thumbnail_time: 0 });
+    const preparing = f.stored({ status: 'preparing' }, ['public']);
+    const owner = await f.playback.lookup(preparing.playbackIds[0].id);
+    expect(owner).not.toHaveProperty('thumbnail_time');
+    expect(owner).not.toHaveProperty('duration');
+  });
+
   it('tells the playback host that a live stream’s recording under way is live (it plays while preparing)', async () => {
     const f = assetsFixture();
     const recording = f.stored({ status: 'preparing', ingestType: 'live_rtmp' }, ['public']);

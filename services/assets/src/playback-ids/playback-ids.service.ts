@@ -54,7 +54,10 @@ export class PlaybackIdsService {
     });
   }
 
-  /** GET /video/v1/playback-ids/{id}: the owner, and its status and track renditions for the playback host. */
+  /**
+   * GET /video/v1/playback-ids/{id}: the owner, and for the playback host its status, track renditions,
+   * thumbnail_time (when set) and duration (once known).
+   */
   async lookup(id: string): Promise<assets.PlaybackIdOwner> {
     const playbackId = await this.playbackIds.findById(id);
     const asset = playbackId ? await this.assets.findById(playbackId.assetId) : null;
@@ -67,6 +70,8 @@ export class PlaybackIdsService {
       status: asset.status,
       ...(isLive ? { is_live: true } : {}),
       renditions: playbackRenditions(asset.tracks),
+      ...(asset.thumbnailTime !== null ? { thumbnail_time: asset.thumbnailTime } : {}),
+      ...(asset.duration !== null ? { duration: asset.duration } : {}),
     };
   }
 

@@ -87,6 +87,7 @@ export function assetsFixture(env: NodeJS.ProcessEnv = {}) {
         errors: null,
         recordingTimes: null,
         ...NO_DOWNLOADS,
+        thumbnailTime: null,
         createdAt: new Date(Date.UTC(2024, 0, 1)),
         updatedAt: null,
         ...fields,

@@ -450,18 +450,84 @@ describe('asset routes (spec 2.1, 2.2, 4.2)', () => {
       expect(cleared.body.data).not.toHaveProperty('passthrough');
     });
 
+    it('sets thumbnail_time, alone or with passthrough, and shows it in the body', async () => {
+      gw.assets.updateAsset.mockReturnValue(reply(asset({ thumbnail_time: 2.5, updated_at: 1700000200 })));
+      const res = await gw.request('PATCH', '/video/v1/assets/a1', { body: { thumbnail_time: 2.5 } });
+      expect(gw.assets.updateAsset).toHaveBeenCalledWith({ id: 'a1', passthrough: undefined, thumbnail_time: 2.5 });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: { ...PREPARING_BODY, thumbnail_time: 2.5, updated_at: '1700000200' } });
+
+      gw.assets.updateAsset.mockReturnValue(reply(asset({ thumbnail_time: 0, passthrough: 'p' })));
+      const both = await gw.request('PATCH', '/video/v1/assets/a1', { body: { passthrough: 'p', thumbnail_time: 0 } });
+      expect(gw.assets.updateAsset).toHaveBeenLastCalledWith({ id: 'a1', passthrough: 'p', thumbnail_time: 0 });
+      expect(both.body.data).toMatchObject({ passthrough: 'p', thumbnail_time: 0 });
+
+      gw.assets.updateAsset.mockReturnValue(reply(asset({ thumbnail_time: 43200 })));
+      expect((await gw.request('PATCH', '/video/v1/assets/a1', { body: { thumbnail_time: 43200 } })).status).toBe(200);
+    });
+
+    it('answers the assets service’s refusal of a thumbnail_time beyond the duration with 400 and its message', async () => {
+      const message = "thumbnail_time: must be within the asset's duration (6.006 s)";
+      gw.assets.updateAsset.mockReturnValue(grpcError(GrpcStatus.INVALID_ARGUMENT, [message]));
+      const res = await gw.request('PATCH', '/video/v1/assets/a1', { body: { thumbnail_time: 7 } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: [message] } });
+      expect(res.headers.get('x-should-retry')).toBe('false');
+    });
+
     it.each<[string, unknown, number, string, string[]]>([
       ['no field', {}, 400, 'invalid_parameters', ['body: give at least one of passthrough, meta, thumbnail_time']],
       ['a long passthrough', { passthrough: 'x'.repeat(256) }, 400, 'invalid_parameters', ['passthrough: must be at most 255 characters']],
       ['another field of the spec', { passthrough: 'x', test: true }, 400, 'invalid_parameters', ['test: is not a known field']],
+      ['a negative thumbnail_time', { thumbnail_time: -0.5 }, 400, 'invalid_parameters', ['thumbnail_time: must be at least 0']],
+      ['a thumbnail_time past 12 hours', { passthrough: 'x', thumbnail_time: 43200.5 }, 400, 'invalid_parameters', ['thumbnail_time: must be at most 43200']],
+      ['a thumbnail_time as a string', { thumbnail_time: '3' }, 400, 'invalid_parameters', ['thumbnail_time: must be a number, not a string']],
+      ['a null thumbnail_time', { thumbnail_time: null }, 400, 'invalid_parameters', ['thumbnail_time: must be a number, not null']],
       ['Mux’s meta', { meta: { title: 'x' } }, 501, 'not_implemented', ['meta: asset metadata is not implemented yet']],
-      ['Mux’s thumbnail_time', { passthrough: 'x', thumbnail_time: 3 }, 501, 'not_implemented', ['thumbnail_time: thumbnails are not implemented yet']],
+      [
+        'Mux’s meta with a thumbnail_time',
+        { meta: { title: 'x' }, thumbnail_time: 3 },
+        501,
+        'not_implemented',
+        ['meta: asset metadata is not implemented yet'],
+      ],
     ])('refuses %s', async (_name, body, status, type, messages) => {
       const res = await gw.request('PATCH', '/video/v1/assets/a1', { body });
       expect(res.status).toBe(status);
       expect(res.body).toEqual({ error: { type, messages } });
       expect(res.headers.get('x-should-retry')).toBe('false');
       expect(gw.assets.updateAsset).not.toHaveBeenCalled();
+    });
+
+    it('refuses a thumbnail_time too large for a number (1e400) with 400', async () => {
+      const res = await gw.request('PATCH', '/video/v1/assets/a1', { rawBody: '{"thumbnail_time": 1e400}', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_parameters', messages: ['thumbnail_time: must be a finite number'] } });
+      expect(gw.assets.updateAsset).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('DELETE /video/v1/assets/:ASSET_ID/thumbnail-time', () => {
+    it('unsets it: 204 without a body, as the other DELETEs', async () => {
+      gw.assets.deleteThumbnailTime.mockReturnValue(reply({}));
+      const res = await gw.request('DELETE', '/video/v1/assets/a1/thumbnail-time', { headers: { accept: '*/*' } });
+      expect(gw.assets.deleteThumbnailTime).toHaveBeenCalledWith({ id: 'a1' });
+      expect(res.status).toBe(204);
+      expect(res.body).toBeUndefined();
+    });
+
+    it('is 404 for an unknown or deleted asset', async () => {
+      gw.assets.deleteThumbnailTime.mockReturnValue(grpcError(GrpcStatus.NOT_FOUND, ['Asset not found']));
+      const res = await gw.request('DELETE', '/video/v1/assets/gone/thumbnail-time');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: { type: 'not_found', messages: ['Asset not found'] } });
+      expect(res.headers.get('x-should-retry')).toBe('false');
+    });
+
+    it('needs video:write: a read-only token gets 403', async () => {
+      const reader = await gw.token(['video:read']);
+      expect((await gw.request('DELETE', '/video/v1/assets/a1/thumbnail-time', { auth: reader })).status).toBe(403);
+      expect(gw.assets.deleteThumbnailTime).not.toHaveBeenCalled();
     });
   });
 

@@ -61,12 +61,20 @@ export class AssetsController {
   }
 
   @Patch(':ASSET_ID')
-  @ApiOperation({ summary: 'Update the passthrough of an asset (an empty string clears it)' })
+  @ApiOperation({ summary: 'Update the passthrough (an empty string clears it) or the thumbnail_time of an asset' })
   @ZodResponse(200, 'The updated asset', assetResponse)
-  @AnswersNotImplemented('`meta` and `thumbnail_time`')
+  @AnswersNotImplemented('`meta`')
   async update(@Param('ASSET_ID') id: string, @ZodBody(updateAssetBody) body: UpdateAssetBody) {
     refuseUnbuiltUpdateFeatures(body);
-    return { data: toAsset(await firstValueFrom(this.assets.updateAsset({ id, passthrough: body.passthrough }))) };
+    return { data: toAsset(await firstValueFrom(this.assets.updateAsset({ id, passthrough: body.passthrough, thumbnail_time: body.thumbnail_time }))) };
+  }
+
+  @Delete(':ASSET_ID/thumbnail-time')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Unset the thumbnail_time of an asset: thumbnails without a time return to the default (204 also when none was set)' })
+  @ZodResponse(204, 'Unset')
+  async deleteThumbnailTime(@Param('ASSET_ID') id: string): Promise<void> {
+    await firstValueFrom(this.assets.deleteThumbnailTime({ id }));
   }
 
   @Delete(':ASSET_ID')

@@ -233,12 +233,21 @@ export const uploadAssetSettingsBody = assetSettingsObject.superRefine((body, ct
   }
 });
 
-/** PATCH /video/v1/assets/{id}: at least one field; only passthrough so far (Mux's meta and thumbnail_time are answered 501). */
+/** Mux's limit on an asset's length (12 hours): the latest thumbnail_time there is. */
+export const THUMBNAIL_TIME_MAX = 43200;
+
+/**
+ * PATCH /video/v1/assets/{id}: at least one field; passthrough and thumbnail_time (the assets service
+ * also checks thumbnail_time against the asset's duration once known); Mux's meta is answered 501.
+ */
 export const updateAssetBody = z
   .object({
     passthrough: passthrough.optional().meta({ description: 'An empty string clears it' }),
     meta: assetMetadata.optional(),
-    thumbnail_time: z.number().min(0).optional(),
+    thumbnail_time: z.number().min(0).max(THUMBNAIL_TIME_MAX).optional().meta({
+      description:
+        'Seconds into the asset of a thumbnail requested without a time: 0 to 43200, and within the asset’s duration once known (stored as given while it is being prepared). DELETE …/thumbnail-time unsets it',
+    }),
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, { error: 'give at least one of passthrough, meta, thumbnail_time' })

@@ -44,12 +44,9 @@ function unbuiltClipWithoutOverlays(body: AssetSettingsBody): string[] {
     : [];
 }
 
-/** PATCH: Mux's `meta` and `thumbnail_time` are later features (the schema requires one field at least). */
+/** PATCH: Mux's `meta` is a later feature (the schema requires one field at least). */
 export function refuseUnbuiltUpdateFeatures(body: UpdateAssetBody): void {
-  const later: string[] = [];
-  if (body.meta !== undefined) later.push('meta: asset metadata is not implemented yet');
-  if (body.thumbnail_time !== undefined) later.push('thumbnail_time: thumbnails are not implemented yet');
-  if (later.length > 0) throw new ApiError('not_implemented', later);
+  if (body.meta !== undefined) throw new ApiError('not_implemented', 'meta: asset metadata is not implemented yet');
 }
 
 export function refuseUnbuiltPlaybackIdFeatures(body: CreatePlaybackIdBody): void {

@@ -93,6 +93,10 @@ describe('GET /openapi.json (generated from the controllers and their zod schema
     expect(doc.paths['/video/v1/assets/{ASSET_ID}/input-info'].get.responses['200']).toBeDefined();
     expect(doc.paths['/video/v1/assets'].post.responses['501'].description).toMatch(/^not_implemented: /);
     expect(doc.paths['/video/v1/assets/{ASSET_ID}'].get.responses['501']).toBeUndefined();
+    expect(Object.keys(doc.paths['/video/v1/assets/{ASSET_ID}/thumbnail-time'])).toEqual(['delete']);
+    expect(doc.paths['/video/v1/assets/{ASSET_ID}/thumbnail-time'].delete.responses['204']).toBeDefined();
+    const update = doc.paths['/video/v1/assets/{ASSET_ID}'].patch.requestBody.content['application/json'].schema;
+    expect(update.properties.thumbnail_time).toMatchObject({ type: 'number', minimum: 0, maximum: 43200 });
 
     const create = doc.paths['/video/v1/assets'].post.requestBody.content['application/json'].schema;
     expect(create.additionalProperties).toBe(false);
@@ -110,6 +114,7 @@ describe('GET /openapi.json (generated from the controllers and their zod schema
       ['created_at', 'encoding_tier', 'id', 'ingest_type', 'master_access', 'max_resolution_tier', 'mp4_support', 'progress', 'status', 'video_quality'].sort(),
     );
     expect(asset.properties.status.enum).toEqual(['preparing', 'ready', 'errored']);
+    expect(asset.properties.thumbnail_time.type).toBe('number');
     const list = doc.paths['/video/v1/assets'].get;
     expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'limit', 'live_stream_id', 'page', 'upload_id']);
     const lookup = doc.paths['/video/v1/playback-ids/{PLAYBACK_ID}'].get.responses['200'].content['application/json'].schema.properties.data;

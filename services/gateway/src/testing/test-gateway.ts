@@ -78,6 +78,7 @@ export class TestGateway {
     'createPlaybackId',
     'getPlaybackId',
     'deletePlaybackId',
+    'deleteThumbnailTime',
     'lookupPlaybackId',
     'createTrack',
     'deleteTrack',

@@ -16,6 +16,7 @@ describe('validation messages', () => {
     [{ reconnect_window: 1801 }, 'reconnect_window: must be at most 1800'],
     [{ reconnect_window: -1 }, 'reconnect_window: must be at least 0'],
     [{ reconnect_window: '60' }, 'reconnect_window: must be a number, not a string'],
+    [JSON.parse('{"reconnect_window": 1e400}'), 'reconnect_window: must be a finite number'],
     [{ passthrough: 'x'.repeat(256) }, 'passthrough: must be at most 255 characters'],
     [{ targets: [{ url: 'rtmp://a' }, { url: 'rtmp://b', key: 'k' }] }, 'targets[1].key: is not a known field'],
     [{ targets: [{}] }, 'targets[0].url: is required'],

@@ -29,6 +29,8 @@ export const gatewayErrorMap: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'is required';
+      // JSON numbers too large for a double (1e400) parse as Infinity, which z.number() refuses
+      if (typeof issue.input === 'number' && !Number.isFinite(issue.input)) return 'must be a finite number';
       return `must be ${ARTICLE[issue.expected] ?? `a ${issue.expected}`}, not ${kindOf(issue.input)}`;
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;

@@ -150,7 +150,14 @@ export interface Asset {
     | AssetMaster
     | undefined;
   /** Clips: the asset the clip was cut from. */
-  source_asset_id?: string | undefined;
+  source_asset_id?:
+    | string
+    | undefined;
+  /**
+   * Seconds: the media time of a thumbnail asked for without a time; absent when not set (Mux's
+   * default then).
+   */
+  thumbnail_time?: number | undefined;
 }
 
 export interface Asset_NonStandardInputReasonsEntry {
@@ -205,10 +212,14 @@ export interface ListAssetsRequest {
   upload_id?: string | undefined;
 }
 
-/** PATCH: only passthrough; an empty string clears it. */
+/**
+ * PATCH: at least one field. An empty passthrough clears it; thumbnail_time is seconds, 0 to 43200
+ * and within the asset's duration when that is known (DeleteThumbnailTime unsets it).
+ */
 export interface UpdateAssetRequest {
   id: string;
   passthrough?: string | undefined;
+  thumbnail_time?: number | undefined;
 }
 
 export interface InputFileTrack {
@@ -278,6 +289,15 @@ export interface PlaybackIdOwner {
    * track (muxed in the variants) when there is an alternate one.
    */
   renditions: Track[];
+  /**
+   * Assets: the asset's thumbnail_time when set (seconds; stored as given while the duration was
+   * unknown, so it may exceed `duration`: the image host clamps it).
+   */
+  thumbnail_time?:
+    | number
+    | undefined;
+  /** Assets: the asset's duration in seconds, once known (absent while it is being prepared). */
+  duration?: number | undefined;
 }
 
 export interface RecordProbeRequest {
@@ -563,6 +583,8 @@ export interface AssetsServiceClient {
 
   listAssets(request: ListAssetsRequest): Observable<AssetList>;
 
+  /** PATCH: passthrough and thumbnail_time (emits video.asset.updated). */
+
   updateAsset(request: UpdateAssetRequest): Observable<Asset>;
 
   deleteAsset(request: IdRequest): Observable<Empty>;
@@ -574,6 +596,13 @@ export interface AssetsServiceClient {
   getPlaybackId(request: AssetPlaybackIdRequest): Observable<PlaybackId>;
 
   deletePlaybackId(request: AssetPlaybackIdRequest): Observable<Empty>;
+
+  /**
+   * DELETE /video/v1/assets/{id}/thumbnail-time: unsets thumbnail_time (emits video.asset.updated);
+   * an asset without one is left as it is, with no event.
+   */
+
+  deleteThumbnailTime(request: IdRequest): Observable<Empty>;
 
   /** GET /video/v1/playback-ids/{id}; also how the playback host resolves a playback id. */
 
@@ -617,6 +646,8 @@ export interface AssetsServiceController {
 
   listAssets(request: ListAssetsRequest): Promise<AssetList> | Observable<AssetList> | AssetList;
 
+  /** PATCH: passthrough and thumbnail_time (emits video.asset.updated). */
+
   updateAsset(request: UpdateAssetRequest): Promise<Asset> | Observable<Asset> | Asset;
 
   deleteAsset(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
@@ -628,6 +659,13 @@ export interface AssetsServiceController {
   getPlaybackId(request: AssetPlaybackIdRequest): Promise<PlaybackId> | Observable<PlaybackId> | PlaybackId;
 
   deletePlaybackId(request: AssetPlaybackIdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  /**
+   * DELETE /video/v1/assets/{id}/thumbnail-time: unsets thumbnail_time (emits video.asset.updated);
+   * an asset without one is left as it is, with no event.
+   */
+
+  deleteThumbnailTime(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
 
   /** GET /video/v1/playback-ids/{id}; also how the playback host resolves a playback id. */
 
@@ -668,6 +706,7 @@ export function AssetsServiceControllerMethods() {
       "createPlaybackId",
       "getPlaybackId",
       "deletePlaybackId",
+      "deleteThumbnailTime",
       "lookupPlaybackId",
       "createTrack",
       "deleteTrack",
