@@ -114,4 +114,32 @@ describe('MediaRunner', () => {
     await runner.probeLines([], (l) => lines.push(l));
     expect(lines).toEqual(['a', 'b', 'c']);
   });
+
+  it('pipes input to stdin and returns stdout as bytes (ffmpegPipe), from a buffer or from chunks', async () => {
+    const runner = runnerWith(script('reverse', 'tr "abc" "xyz"'));
+    expect((await runner.ffmpegPipe(['-i', 'pipe:0'], { input: Buffer.from('aabbcc') })).toString()).toBe('xxyyzz');
+    async function* chunks() {
+      yield Buffer.from('ab');
+      yield Buffer.from('ca');
+    }
+    expect((await runner.ffmpegPipe([], { input: chunks() })).toString()).toBe('xyzx');
+    const binary = runnerWith(script('bytes', `printf '\\377\\000\\330'`));
+    expect([...(await binary.ffmpegPipe([]))]).toEqual([0xff, 0x00, 0xd8]);
+  });
+
+  it('is not failed by a process that exits without reading all its input (EPIPE), only by its status', async () => {
+    const done = runnerWith(script('early', 'head -c 2'));
+    expect((await done.ffmpegPipe([], { input: Buffer.alloc(4 * 1024 * 1024, 0x61) })).toString()).toBe('aa');
+    const failing = runnerWith(script('fails', 'echo "Invalid data found when processing input" >&2; exit 1'));
+    await expect(failing.ffmpegPipe([], { input: Buffer.alloc(1024) })).rejects.toThrow(
+      'ffmpeg exited with status 1: Invalid data found when processing input',
+    );
+  });
+
+  it('stops ffmpeg when its output passes the size limit', async () => {
+    const runner = runnerWith(script('endless', 'yes'));
+    const error = await runner.ffmpegPipe([], { maxOutputBytes: 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaAbortedError);
+    expect((error as Error).message).toBe('ffmpeg was stopped: ffmpeg wrote more than 1000 bytes');
+  });
 });

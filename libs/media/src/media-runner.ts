@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { MediaAbortedError, MediaProcessError, MediaTool } from './media-errors';
 import { MediaProgress, ProgressParser } from './progress';
 
@@ -19,6 +21,13 @@ export interface FfmpegRunOptions extends RunOptions {
   onProgress?: (progress: MediaProgress) => void;
   /** Expected output duration, seconds, for `MediaProgress.fraction`. */
   durationSeconds?: number;
+}
+
+export interface PipeRunOptions extends RunOptions {
+  /** Bytes written to ffmpeg's stdin (then closed): a buffer, or chunks as they come. */
+  input?: Buffer | AsyncIterable<Buffer>;
+  /** Most bytes of stdout kept; more stops ffmpeg with an error. Default 64 MiB. */
+  maxOutputBytes?: number;
 }
 
 export interface MediaRunnerOptions {
@@ -47,12 +56,38 @@ export class MediaRunner {
   /** Runs ffmpeg to completion. */
   async ffmpeg(args: string[], options: FfmpegRunOptions = {}): Promise<void> {
     const parser = options.onProgress ? new ProgressParser(options.onProgress, options.durationSeconds) : undefined;
-    await this.run('ffmpeg', args, options, (chunk) => parser?.push(chunk));
+    await this.run('ffmpeg', args, options, (chunk) => parser?.push(chunk.toString('utf8')));
   }
 
   /** Runs ffmpeg to completion and returns the end of what it logged (a measuring filter's report). */
   ffmpegLog(args: string[], options: RunOptions = {}): Promise<string> {
     return this.run('ffmpeg', args, options, () => undefined, LOG_TAIL_CHARS);
+  }
+
+  /**
+   * Runs ffmpeg with `input` on stdin and resolves with everything it wrote to stdout (an image, a frame):
+   * arguments that read `pipe:0` and write `pipe:1`. ffmpeg closing stdin early (it had all it needed) is
+   * not an error.
+   */
+  async ffmpegPipe(args: string[], options: PipeRunOptions = {}): Promise<Buffer> {
+    const max = options.maxOutputBytes ?? 64 * 1024 * 1024;
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    await this.run(
+      'ffmpeg',
+      args,
+      { ...options, signal },
+      (chunk) => {
+        length += chunk.length;
+        if (length > max) controller.abort(new Error(`ffmpeg wrote more than ${max} bytes`));
+        else chunks.push(chunk);
+      },
+      STDERR_TAIL_CHARS,
+      options.input ?? Buffer.alloc(0),
+    );
+    return Buffer.concat(chunks);
   }
 
   /** Runs ffprobe and parses what it printed as JSON. */
@@ -65,7 +100,7 @@ export class MediaRunner {
     await this.run('ffprobe', args, { ...options, signal }, (chunk) => {
       length += chunk.length;
       if (length > max) controller.abort(new Error(`ffprobe printed more than ${max} bytes`));
-      else chunks.push(chunk);
+      else chunks.push(chunk.toString('utf8'));
     });
     try {
       return JSON.parse(chunks.join('')) as T;
@@ -78,19 +113,28 @@ export class MediaRunner {
   async probeLines(args: string[], onLine: (line: string) => void, options: RunOptions = {}): Promise<void> {
     let partial = '';
     await this.run('ffprobe', args, options, (chunk) => {
-      const lines = (partial + chunk).split('\n');
+      const lines = (partial + chunk.toString('utf8')).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) onLine(line);
     });
     if (partial) onLine(partial);
   }
 
-  /** Resolves with the last `keepChars` of stderr. */
-  private run(tool: MediaTool, args: string[], options: RunOptions, onStdout: (chunk: string) => void, keepChars = STDERR_TAIL_CHARS): Promise<string> {
+  /** Resolves with the last `keepChars` of stderr. With `input`, stdin gets it. */
+  private run(
+    tool: MediaTool,
+    args: string[],
+    options: RunOptions,
+    onStdout: (chunk: Buffer) => void,
+    keepChars = STDERR_TAIL_CHARS,
+    input?: Buffer | AsyncIterable<Buffer>,
+  ): Promise<string> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new MediaAbortedError(tool, signal.reason));
     return new Promise((resolve, reject) => {
-      const child = spawn(this.binaries[tool], args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      // stdin is always a pipe: closed at once without input (EOF, as /dev/null would be)
+      const child = spawn(this.binaries[tool], args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      writeInput(child.stdin, input ?? Buffer.alloc(0));
       let stderr = '';
       let spawnError: Error | undefined;
       let killTimer: NodeJS.Timeout | undefined;
@@ -103,8 +147,7 @@ export class MediaRunner {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
 
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => onStdout(chunk));
+      child.stdout.on('data', (chunk: Buffer) => onStdout(chunk));
       child.stderr.setEncoding('utf8');
       child.stderr.on('data', (chunk: string) => {
         stderr = (stderr + chunk).slice(-keepChars);
@@ -134,6 +177,19 @@ export class MediaRunner {
       });
     });
   }
+}
+
+/**
+ * Feeds stdin and closes it. A process that exits before reading it all (ffmpeg once it has its frame)
+ * makes the pipe fail with EPIPE: that is its choice, not an error; its exit status tells.
+ */
+function writeInput(stdin: Writable, input: Buffer | AsyncIterable<Buffer>): void {
+  stdin.on('error', () => undefined);
+  if (Buffer.isBuffer(input)) {
+    stdin.end(input);
+    return;
+  }
+  pipeline(Readable.from(input), stdin).catch(() => undefined);
 }
 
 /** The last few non-empty lines of stderr, as one line. */

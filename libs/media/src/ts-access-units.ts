@@ -71,61 +71,86 @@ function pesHeader(packet: Uint8Array, at: number): { pts: number; dts: number; 
 
 function accessUnit(pts: number, dts: number, data: Buffer, h264: boolean): AccessUnit {
   if (!h264) return { pts, dts, idr: false, reference: true, data };
-  let idr = false;
-  let reference = false;
-  for (const header of nalHeaders(data)) {
-    const type = header & 0x1f;
-    if (type === 5) idr = true;
-    if ((type === 1 || type === 5) && (header & 0x60) !== 0) reference = true;
-  }
-  return { pts, dts, idr, reference: reference || idr, data };
+  // every slice of a picture has the same nal_ref_idc and type (ITU-T H.264 7.4.1): its first slice decides
+  const slice = nalHeaders(data, (header) => (header & 0x1f) === 1 || (header & 0x1f) === 5).pop();
+  const idr = slice !== undefined && (slice & 0x1f) === 5;
+  return { pts, dts, idr, reference: idr || (slice !== undefined && (slice & 0x60) !== 0), data };
 }
 
-/** The first byte of each NAL unit of an Annex B byte stream (after each 00 00 01 start code). */
-export function nalHeaders(data: Uint8Array): number[] {
+/** The first byte of each NAL unit of an Annex B byte stream (after each 00 00 01 start code), up to the first that `until` accepts. */
+export function nalHeaders(data: Uint8Array, until?: (header: number) => boolean): number[] {
   const headers: number[] = [];
-  for (let i = 0; i + 3 < data.length; i++) {
-    if (data[i] === 0 && data[i + 1] === 0 && data[i + 2] === 1) {
+  for (let i = data.indexOf(0); i >= 0 && i + 3 < data.length; i = data.indexOf(0, i + 1)) {
+    if (data[i + 1] === 0 && data[i + 2] === 1) {
       headers.push(data[i + 3]);
+      if (until?.(data[i + 3])) break;
       i += 3;
     }
   }
   return headers;
 }
 
-/** What to decode to get one picture, and where it comes out. */
-export interface PictureCut {
+/** What to decode to get some pictures, and where they come out. */
+export interface PictureCuts {
   /** The access units to feed the decoder, in decoding order, as one Annex B stream. */
   stream: Buffer;
-  /** How many decoded pictures come out before the one wanted (the decoder outputs in presentation order). */
-  outputIndex: number;
-  /** The wanted picture's PTS. */
-  pts: number;
-  /** Pictures the decoder will decode for it. */
+  /** For each picture asked for, its index among the decoder's outputs (presentation order within each IDR's run). */
+  outputIndexes: number[];
+  /** Each picture's PTS. */
+  pts: number[];
+  /** Pictures the decoder will decode for them. */
   decoded: number;
 }
 
+/** A picture to cut: the one shown at `pts` in a segment's access units. */
+export interface PictureWanted {
+  units: readonly AccessUnit[];
+  pts: number;
+}
+
 /**
- * The fewest access units that decode the picture shown at `pts` (the last one presented at or before
- * it; the first one when `pts` is earlier): from the last IDR before it in decoding order, every
- * reference picture up to it, and the picture itself. Pictures no other refers to are left out, so a
- * picture late in a long GOP costs about half the decoding. Undefined when no IDR precedes it (the
- * caller decodes the segment whole).
+ * The fewest access units that decode the pictures shown at the times asked (each the last picture presented
+ * at or before its `pts`, or the segment's first when earlier): for each run of pictures sharing a segment and
+ * the IDR they decode from, that IDR, every reference picture up to the last of them in decoding order, and
+ * the pictures themselves. Pictures no other refers to are left out, so a picture late in a GOP costs about
+ * half its decoding. Each run starts with an IDR, so the decoder outputs one run's pictures before the next's.
+ * Pictures must be asked for in presentation order and each once. Undefined when a picture has no IDR before
+ * it in its segment (the caller decodes that segment whole).
  */
-export function cutPicture(units: readonly AccessUnit[], pts: number): PictureCut | undefined {
-  if (units.length === 0) return undefined;
-  const target = shownAt(units, pts);
-  const wanted = units[target];
-  let start = target;
-  while (start >= 0 && !units[start].idr) start--;
-  if (start < 0) return undefined;
-  const fed = units.slice(start, target + 1).filter((u, i) => u.reference || start + i === target);
-  return {
-    stream: Buffer.concat(fed.map((u) => u.data)),
-    outputIndex: fed.filter((u) => u.pts < wanted.pts).length,
-    pts: wanted.pts,
-    decoded: fed.length,
-  };
+export function cutPictures(wanted: readonly PictureWanted[]): PictureCuts | undefined {
+  const runs: Array<{ units: readonly AccessUnit[]; start: number; targets: number[] }> = [];
+  for (const { units, pts } of wanted) {
+    if (units.length === 0) return undefined;
+    const target = shownAt(units, pts);
+    let start = target;
+    while (start >= 0 && !units[start].idr) start--;
+    if (start < 0) return undefined;
+    const last = runs[runs.length - 1];
+    if (last && last.units === units && last.start === start) last.targets.push(target);
+    else runs.push({ units, start, targets: [target] });
+  }
+  const chunks: Buffer[] = [];
+  const outputIndexes: number[] = [];
+  const ptsOut: number[] = [];
+  let decoded = 0;
+  for (const run of runs) {
+    const end = Math.max(...run.targets);
+    const targets = new Set(run.targets);
+    const fed = run.units.slice(run.start, end + 1).filter((u, i) => u.reference || targets.has(run.start + i));
+    const presented = fed.map((u) => u.pts).sort((a, b) => a - b);
+    for (const target of run.targets) {
+      outputIndexes.push(decoded + presented.indexOf(run.units[target].pts));
+      ptsOut.push(run.units[target].pts);
+    }
+    chunks.push(...fed.map((u) => u.data));
+    decoded += fed.length;
+  }
+  return { stream: Buffer.concat(chunks), outputIndexes, pts: ptsOut, decoded };
+}
+
+/** `cutPictures` for one picture. */
+export function cutPicture(units: readonly AccessUnit[], pts: number): PictureCuts | undefined {
+  return cutPictures([{ units, pts }]);
 }
 
 /** Index (in decoding order) of the picture shown at `pts`. */

@@ -10,3 +10,4 @@ export * from './fake-processed-events';
 export * from './test-events';
 export * from './media-measures';
 export * from './frame-barcode';
+export * from './image-files';

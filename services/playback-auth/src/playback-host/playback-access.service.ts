@@ -5,7 +5,7 @@ import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { PlaybackError } from './playback-error';
 import { PlaybackGrants } from './playback-grants';
 import { PlaybackIdLookup, PlaybackOwner } from './playback-id-lookup';
-import { verifyPlaybackToken } from './playback-token';
+import { VIDEO_AUDIENCE, verifyPlaybackToken } from './playback-token';
 import { restrictionRefusal } from './restriction-check';
 
 /** What a playback request brings that decides whether it may play. */
@@ -31,6 +31,13 @@ export interface PlaybackAccess {
   renditions?: assets.Track[];
 }
 
+/** An image request allowed: the access, who owns the playback id, and a signed id's token claims (image parameters may ride in them). */
+export interface ImageAccess {
+  access: PlaybackAccess;
+  owner: PlaybackOwner;
+  claims: Record<string, unknown>;
+}
+
 /**
  * Decides who may play (spec 2.7, 5.3, 5.5): the playback id must exist (deleted ids stop
  * at once), a signed one needs a valid token, a token's playback restriction is applied to
@@ -49,20 +56,31 @@ export class PlaybackAccessService {
 
   /** The full check: the master playlist, and a child URL that has no grant. */
   async authorize(request: PlaybackRequest): Promise<PlaybackAccess> {
+    return (await this.check(request, VIDEO_AUDIENCE)).access;
+  }
+
+  /** The full check of an image request, its token for `audience` (`t` thumbnails, `g` animated images, `s` storyboards). */
+  authorizeImage(request: PlaybackRequest, audience: string): Promise<ImageAccess> {
+    return this.check(request, audience);
+  }
+
+  private async check(request: PlaybackRequest, audience: string): Promise<ImageAccess> {
     const owner = await this.lookup.find(request.playbackId);
     if (!owner) throw PlaybackError.notFound(request.playbackId);
 
     let playbackRestrictionId: string | undefined;
+    let claims: Record<string, unknown> | undefined;
     if (owner.policy === 'signed') {
-      const token = await verifyPlaybackToken(request.token, request.playbackId, (kid) => this.signingKeys.findActivePublicKey(kid));
+      const token = await verifyPlaybackToken(request.token, request.playbackId, (kid) => this.signingKeys.findActivePublicKey(kid), new Date(), audience);
       if (!token.ok) throw PlaybackError.forbidden(token.reason);
       playbackRestrictionId = token.grant.playbackRestrictionId;
+      claims = token.grant.claims;
       await this.applyRestriction(playbackRestrictionId, request);
     }
 
     const assetId = this.playableAsset(request.playbackId, owner);
     const liveEdge = owner.type === 'live_stream' && owner.status === 'active';
-    return {
+    const access: PlaybackAccess = {
       playbackId: request.playbackId,
       assetId,
       signed: owner.policy === 'signed',
@@ -70,6 +88,7 @@ export class PlaybackAccessService {
       ...(liveEdge ? { liveEdge } : {}),
       ...(owner.type === 'asset' && owner.renditions.length > 0 ? { renditions: owner.renditions } : {}),
     };
+    return { access, owner, claims: claims ?? {} };
   }
 
   /**

@@ -10,6 +10,16 @@ export class PlaybackError extends HttpException {
     super(message, status);
   }
 
+  /** 400 for parameters that cannot make what was asked (the image host), one message per parameter. */
+  static invalid(messages: string[]): PlaybackError {
+    const error = new PlaybackError(HttpStatus.BAD_REQUEST, messages.join('; '));
+    error.messages = messages;
+    return error;
+  }
+
+  /** Each reason on its own, when there are several (else the message). */
+  messages?: string[];
+
   static notFound(playbackId: string): PlaybackError {
     return new PlaybackError(HttpStatus.NOT_FOUND, `Playback ID ${playbackId} not found`);
   }

@@ -38,6 +38,7 @@ export class PlaybackHostErrorFilter implements ExceptionFilter {
     const type = TYPES[status] ?? 'internal_error';
     res.status(status).set(CORS_HEADERS).set('cache-control', 'no-store');
     if (exception instanceof PlaybackError) res.set(exception.headers);
-    res.json({ error: { type, messages: [message] } });
+    const messages = exception instanceof PlaybackError && exception.messages ? exception.messages : [message];
+    res.json({ error: { type, messages } });
   }
 }

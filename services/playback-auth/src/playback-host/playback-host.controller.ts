@@ -1,4 +1,4 @@
-import { All, Controller, Get, Head, Header, Inject, Options, Param, Req, Res, UseFilters } from '@nestjs/common';
+import { All, Controller, Get, Head, Header, Inject, Options, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DownloadsService } from './downloads.service';
 import { PlaybackRequest } from './playback-access.service';
@@ -7,6 +7,7 @@ import { PlaybackHostErrorFilter } from './playback-host-error.filter';
 import { PlaybackHostService } from './playback-host.service';
 import { PREFLIGHT_HEADERS } from './playback-headers';
 import { sendReply } from './send-reply';
+import { StreamHostOnly } from './served-on.guard';
 import { FileRequestHeaders } from './stored-object-reply';
 
 const PLAYBACK_ID = /^[A-Za-z0-9]{1,255}$/;
@@ -19,7 +20,9 @@ const MASTER_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The playback host at {stream_url} (HLS). Routes only parse the request; who may play is
- * PlaybackAccessService's, what is served PlaybackHostService's.
+ * PlaybackAccessService's, what is served PlaybackHostService's. The same app serves the image
+ * host on IMAGE_PORT: file routes answer on the stream port only (StreamHostOnly); health, CORS
+ * preflight and the catch-all on both.
  */
 @Controller()
 @UseFilters(PlaybackHostErrorFilter)
@@ -36,6 +39,7 @@ export class PlaybackHostController {
   }
 
   /** `/{playback_id}.m3u8`, and `/{playback_id}` as spec 1 writes the playback URL. */
+  @UseGuards(StreamHostOnly)
   @Get(':file')
   @Head(':file')
   async master(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -45,6 +49,7 @@ export class PlaybackHostController {
   }
 
   /** `/{playback_id}/{name}`: a static MP4/M4A rendition (`high.mp4`, `1080p.mp4`, `audio.m4a`, …); `?download=` names an attachment. */
+  @UseGuards(StreamHostOnly)
   @Get(':playbackId/:file')
   @Head(':playbackId/:file')
   async staticRendition(@Param('playbackId') playbackId: string, @Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -55,6 +60,7 @@ export class PlaybackHostController {
   }
 
   /** `/master/{token}/master.mp4`: a temporary master MP4, for whoever has the URL while it is valid. Before the child route, which it would match. */
+  @UseGuards(StreamHostOnly)
   @Get('master/:token/:file')
   @Head('master/:token/:file')
   async masterFile(@Param('token') token: string, @Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -62,6 +68,7 @@ export class PlaybackHostController {
     sendReply(res, await this.downloads.master(token, fileHeaders(req), isHead(req), queryString(req.query.download)), isHead(req));
   }
 
+  @UseGuards(StreamHostOnly)
   @Get(':playbackId/:variant/:file')
   @Head(':playbackId/:variant/:file')
   async child(
@@ -84,7 +91,7 @@ export class PlaybackHostController {
     res.status(204).set(PREFLIGHT_HEADERS).end();
   }
 
-  /** Anything else is not a playback URL (Nest's own 404 would not carry the error body). */
+  /** Anything else (on either host) is not a playback URL (Nest's own 404 would not carry the error body). */
   @All('{*path}')
   unknown(@Req() req: Request): never {
     throw new PlaybackError(404, `Not a playback URL: ${req.method} ${req.path}`);

@@ -53,5 +53,6 @@ const LIVE_CLIENT = 'grpc-client:live';
     PlaybackHostService,
     DownloadsService,
   ],
+  exports: [PlaybackAccessService],
 })
 export class PlaybackHostModule {}

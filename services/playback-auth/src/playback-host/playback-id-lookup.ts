@@ -26,6 +26,10 @@ export interface PlaybackOwner {
   isLive?: boolean;
   /** Assets: the tracks the master lists besides its variants (ready text and alternate audio tracks, and the primary audio). */
   renditions: assets.Track[];
+  /** Assets: the media time of thumbnails asked for without one (Mux's `thumbnail_time`), when set. */
+  thumbnailTime?: number;
+  /** Assets: seconds, once known. */
+  duration?: number;
 }
 
 /**
@@ -54,6 +58,8 @@ export class PlaybackIdLookup {
       ...(owner.media_asset_id ? { mediaAssetId: owner.media_asset_id } : {}),
       ...(owner.is_live ? { isLive: true } : {}),
       renditions: owner.renditions ?? [],
+      ...(owner.thumbnail_time !== undefined ? { thumbnailTime: owner.thumbnail_time } : {}),
+      ...(owner.duration !== undefined ? { duration: owner.duration } : {}),
     };
   }
 

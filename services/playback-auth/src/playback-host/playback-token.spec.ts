@@ -36,12 +36,12 @@ describe('verifyPlaybackToken', () => {
       const token = await sdkToken(PLAYBACK_ID);
       expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).toEqual({ alg: 'RS256', typ: 'JWT' });
       expect(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString())).toMatchObject({ kid: key.id, sub: PLAYBACK_ID, aud: 'v' });
-      expect(await verify(token)).toEqual({ ok: true, grant: { kid: key.id } });
+      expect(await verify(token)).toEqual({ ok: true, grant: { kid: key.id, claims: { kid: key.id, sub: PLAYBACK_ID, aud: 'v', exp: expect.any(Number) } } });
     });
 
     it('the playback_restriction_id an SDK token carries in params', async () => {
       const token = await sdkToken(PLAYBACK_ID, { params: { playback_restriction_id: 'restriction-1' } });
-      expect(await verify(token)).toEqual({ ok: true, grant: { kid: key.id, playbackRestrictionId: 'restriction-1' } });
+      expect(await verify(token)).toMatchObject({ ok: true, grant: { kid: key.id, playbackRestrictionId: 'restriction-1' } });
     });
 
     it('a token with kid in the JWT header, as older SDKs make it', async () => {
@@ -49,7 +49,7 @@ describe('verifyPlaybackToken', () => {
         .setProtectedHeader({ alg: 'RS256', kid: key.id })
         .setExpirationTime('10m')
         .sign(pem(key.secret));
-      expect(await verify(token)).toEqual({ ok: true, grant: { kid: key.id } });
+      expect(await verify(token)).toEqual({ ok: true, grant: { kid: key.id, claims: { sub: PLAYBACK_ID, aud: 'v', exp: expect.any(Number) } } });
     });
 
     it('kid in both places when they agree', async () => {
@@ -58,6 +58,32 @@ describe('verifyPlaybackToken', () => {
         .setExpirationTime('10m')
         .sign(pem(key.secret));
       expect((await verify(token)).ok).toBe(true);
+    });
+  });
+
+  describe('tokens for images', () => {
+    it('takes a thumbnail (t), animated image (g) or storyboard (s) token for its own audience only, with its claims', async () => {
+      const thumbnail = await sdkToken(PLAYBACK_ID, { type: 'thumbnail', params: { time: '4', width: '320' } });
+      const check = await verifyPlaybackToken(thumbnail, PLAYBACK_ID, publicKeyOf, new Date(), 't');
+      expect(check).toMatchObject({ ok: true, grant: { claims: { aud: 't', time: '4', width: '320' } } });
+      expect(await verifyPlaybackToken(await sdkToken(PLAYBACK_ID, { type: 'gif' }), PLAYBACK_ID, publicKeyOf, new Date(), 'g')).toMatchObject({ ok: true });
+      expect(await verifyPlaybackToken(await sdkToken(PLAYBACK_ID, { type: 'storyboard' }), PLAYBACK_ID, publicKeyOf, new Date(), 's')).toMatchObject({
+        ok: true,
+      });
+    });
+
+    it('refuses a token of another audience, naming the one needed', async () => {
+      const video = await sdkToken(PLAYBACK_ID);
+      expect(await verifyPlaybackToken(video, PLAYBACK_ID, publicKeyOf, new Date(), 't')).toEqual({
+        ok: false,
+        reason: 'Token audience (aud) must be "t" for thumbnails',
+      });
+      const storyboard = await sdkToken(PLAYBACK_ID, { type: 'storyboard' });
+      expect(await verifyPlaybackToken(storyboard, PLAYBACK_ID, publicKeyOf, new Date(), 'g')).toEqual({
+        ok: false,
+        reason: 'Token audience (aud) must be "g" for animated images',
+      });
+      expect(await verify(storyboard)).toEqual({ ok: false, reason: 'Token audience (aud) must be "v" for video playback' });
     });
   });
 

@@ -4,10 +4,15 @@ import { decodeJwt, decodeProtectedHeader, errors, JWTPayload, jwtVerify } from 
 /** Mux's `aud` for video playback (`t` thumbnail, `g` gif, `s` storyboard, `d` DRM licence). */
 export const VIDEO_AUDIENCE = 'v';
 
+/** What each audience a token may be for is called in a refusal. */
+const AUDIENCE_USES: Record<string, string> = { v: 'video playback', t: 'thumbnails', g: 'animated images', s: 'storyboards' };
+
 /** What a valid token grants beyond the playback id itself. */
 export interface TokenGrant {
   kid: string;
   playbackRestrictionId?: string;
+  /** Every claim of the token (image parameters may ride in it). */
+  claims: Record<string, unknown>;
 }
 
 export type TokenCheck = { ok: true; grant: TokenGrant } | { ok: false; reason: string };
@@ -18,10 +23,17 @@ export type PublicKeyLookup = (kid: string) => Promise<string | undefined>;
 /**
  * Verifies a signed-playback JWT the way Mux does: RS256 only, signed by the signing key
  * named by `kid` (in the payload since SDK 8, in the header before), `sub` = the playback
- * id, `aud` = `v`, `exp` required and in the future. Each refusal has its own short reason.
+ * id, `aud` = `audience` (`v` for video, `t` thumbnails, `g` animated images, `s`
+ * storyboards), `exp` required and in the future. Each refusal has its own short reason.
  * The signature is checked before any claim, so a forged token learns nothing.
  */
-export async function verifyPlaybackToken(token: string | undefined, playbackId: string, publicKeyOf: PublicKeyLookup, now = new Date()): Promise<TokenCheck> {
+export async function verifyPlaybackToken(
+  token: string | undefined,
+  playbackId: string,
+  publicKeyOf: PublicKeyLookup,
+  now = new Date(),
+  audience = VIDEO_AUDIENCE,
+): Promise<TokenCheck> {
   if (token === undefined || token === '') return deny('Token is required for a signed playback ID');
   let header: ReturnType<typeof decodeProtectedHeader>;
   let payload: JWTPayload;
@@ -44,15 +56,15 @@ export async function verifyPlaybackToken(token: string | undefined, playbackId:
   try {
     await jwtVerify(token, publicKey(pem), {
       algorithms: ['RS256'],
-      audience: VIDEO_AUDIENCE,
+      audience,
       subject: playbackId,
       requiredClaims: ['exp'],
       currentDate: now,
     });
   } catch (err) {
-    return deny(reasonOf(err));
+    return deny(reasonOf(err, audience));
   }
-  return { ok: true, grant: { kid: kid.kid, ...(restriction !== undefined ? { playbackRestrictionId: restriction } : {}) } };
+  return { ok: true, grant: { kid: kid.kid, ...(restriction !== undefined ? { playbackRestrictionId: restriction } : {}), claims: payload } };
 }
 
 function keyIdOf(inHeader: unknown, inPayload: unknown): { ok: true; kid: string } | { ok: false; reason: string } {
@@ -79,13 +91,13 @@ function publicKey(pem: string): KeyObject {
 
 const CLAIM_NAMES: Record<string, string> = { sub: 'playback ID (sub)', aud: 'audience (aud)', exp: 'expiration (exp)' };
 
-function reasonOf(err: unknown): string {
+function reasonOf(err: unknown, audience: string): string {
   if (err instanceof errors.JWTExpired) return 'Token is expired';
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.reason === 'missing') return `Token has no ${CLAIM_NAMES[err.claim] ?? err.claim}`;
     if (err.reason === 'invalid') return `Token is malformed: ${err.claim} must be a number`;
     if (err.claim === 'sub') return 'Token is for another playback ID';
-    if (err.claim === 'aud') return `Token audience (aud) must be "${VIDEO_AUDIENCE}" for video playback`;
+    if (err.claim === 'aud') return `Token audience (aud) must be "${audience}" for ${AUDIENCE_USES[audience] ?? 'this request'}`;
     if (err.claim === 'nbf') return 'Token is not valid yet (nbf)';
     return `Token claim ${err.claim} is invalid`;
   }
