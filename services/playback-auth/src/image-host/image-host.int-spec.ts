@@ -52,6 +52,8 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
   let dir: string;
   let ffmpeg: string;
   const assetsClient = new FakeAssetsClient();
+  const liveClient = new FakeAssetsClient();
+  let liveSegments: string[] = [];
   const { unitOfWork } = fakeUnitOfWork();
   const signingKeys = new InMemorySigningKeys();
   const keys = new SigningKeysService(signingKeys as unknown as SigningKeyRepository, unitOfWork);
@@ -117,12 +119,30 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
     assetsClient.owners.get('chosenImg')!.thumbnail_time = 7.5;
     assetsClient.add('prepImg', 'public', 'asset-prep', 'preparing');
     assetsClient.add('audioImg', 'public', 'asset-audio');
+    liveSegments = await storeLiveRecording(ffmpeg, store, dir, 'asset-live');
+    await listLiveSegments(store, 'asset-live', liveSegments.slice(0, 2));
+    liveClient.owners.set('liveImg', {
+      id: 'liveImg',
+      policy: 'public',
+      object: { type: 'live_stream', id: 'ls1' },
+      status: 'active',
+      media_asset_id: 'asset-live',
+      renditions: [],
+    });
+    liveClient.owners.set('idleImg', {
+      id: 'idleImg',
+      policy: 'public',
+      object: { type: 'live_stream', id: 'ls2' },
+      status: 'idle',
+      media_asset_id: 'asset-live',
+      renditions: [],
+    });
     const created = await keys.create();
     key = { id: created.id, secret: created.private_key! };
 
     const moduleRef = await Test.createTestingModule({ imports: [PlatformConfigModule.forRoot(config), ImageHostModule, PlaybackHostModule] })
       .overrideProvider(LIVE_STREAMS_SERVICE)
-      .useValue(new FakeAssetsClient())
+      .useValue(liveClient)
       .overrideProvider(ASSETS_SERVICE)
       .useValue(assetsClient)
       .overrideProvider(STATIC_RENDITIONS_SERVICE)
@@ -309,6 +329,28 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
     });
   });
 
+  describe('live streams', () => {
+    it('shows the live edge (the newest frame) without a time or with latest=true, briefly cacheable, and follows the recording', async () => {
+      const edge = await get('liveImg/thumbnail.jpg');
+      expect(edge.headers.get('cache-control')).toBe('public, max-age=2');
+      expect(await frameNumbers(await bytes(edge), 1)).toEqual([119]);
+      expect(await frameNumbers(await bytes(await get('liveImg/thumbnail.jpg?latest=true')), 1)).toEqual([119]);
+      await listLiveSegments(store, 'asset-live', liveSegments);
+      expect(await frameNumbers(await bytes(await get('liveImg/thumbnail.jpg?latest=true')), 1)).toEqual([179]);
+      // a time is a moment of the recording so far
+      expect(await frameNumbers(await bytes(await get('liveImg/thumbnail.jpg?time=1')), 1)).toEqual([30]);
+    });
+
+    it('refuses latest=true once the stream is not live (412), and images its latest recording otherwise', async () => {
+      const res = await get('idleImg/thumbnail.jpg?latest=true');
+      expect([res.status, (await errorOf(res)).messages]).toEqual([
+        412,
+        ['Live stream of playback ID idleImg is not live: latest=true needs an ongoing live stream'],
+      ]);
+      expect((await get('idleImg/thumbnail.jpg?time=2')).status).toBe(200);
+    });
+  });
+
   describe('signed playback ids', () => {
     it('takes a token of the file’s audience (t, g, s), and a claim wins over the query', async () => {
       const thumbnail = await sign('sigImg', 'thumbnail', { time: '4' });
@@ -393,6 +435,31 @@ function parseVtt(text: string): Array<{ start: number; end: number; url: string
       const [url, fragment] = target.split('#xywh=');
       return { start, end, url, xywh: fragment.split(',').map(Number) };
     });
+}
+
+/** A live recording as the live ingest stores one: 2 s segments of the encoder's video under `live/`, its master listing them. */
+async function storeLiveRecording(ffmpeg: string, store: ObjectStore, dir: string, assetId: string): Promise<string[]> {
+  const out = path.join(dir, 'live');
+  fs.mkdirSync(out, { recursive: true });
+  const burn = barcodeFilter({ input: '[0:v]', output: '[v]', value: 'N', ...BARCODE });
+  await run(ffmpeg, [
+    ...['-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=${FPS}`, '-t', '6', '-filter_complex', burn, '-map', '[v]'],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-g', '60', '-keyint_min', '60', '-sc_threshold', '0'],
+    ...['-f', 'hls', '-hls_time', '2', '-hls_segment_filename', path.join(out, 'segment_%03d.ts'), path.join(out, 'index.m3u8')],
+  ]);
+  const names = fs
+    .readdirSync(out)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
+  for (const name of names) await store.putFile(assetKeys.hls(assetId, `live/${name}`), path.join(out, name));
+  await store.putBuffer(assetKeys.hls(assetId, 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,RESOLUTION=640x360\nlive/index.m3u8\n');
+  return names;
+}
+
+/** The recording's EVENT playlist listing these segments (2 s each), as it grows while live. */
+async function listLiveSegments(store: ObjectStore, assetId: string, names: string[]): Promise<void> {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:2', '#EXT-X-PLAYLIST-TYPE:EVENT', ...names.flatMap((n) => ['#EXTINF:2.000000,', n]), ''];
+  await store.putBuffer(assetKeys.hls(assetId, 'live/index.m3u8'), lines.join('\n'));
 }
 
 /**
