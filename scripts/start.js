@@ -68,6 +68,7 @@ async function main() {
         'Video platform is running (embedded mode)',
         `  API (base_url):        http://localhost:${config.apiPort}`,
         `  Playback (stream_url): http://localhost:${config.streamPort}`,
+        `  Images (image_url):    http://localhost:${config.images.port}`,
         `  Direct uploads:        ${config.uploads.baseUrl}/upload/{id} (the url of each upload)`,
         `  Data directory:        ${config.dataDir}`,
         `  Health:                http://localhost:${config.apiPort}/healthz`,

@@ -139,17 +139,19 @@ describe('charts/video-platform', () => {
     }
   });
 
-  it('playback-auth exposes stream 8081, uploads upload 8082 and live rtmp 1935 (TCP) and srt 6001 (UDP), matching STREAM_PORT, UPLOAD_PORT, RTMP_PORT and SRT_PORT', () => {
+  it('playback-auth exposes stream 8081 and image 8083, uploads upload 8082 and live rtmp 1935 (TCP) and srt 6001 (UDP), matching STREAM_PORT, IMAGE_PORT, UPLOAD_PORT, RTMP_PORT and SRT_PORT', () => {
     expect(byName(objects, 'Service', 't-playback-auth').spec!.ports).toContainEqual(
       expect.objectContaining({ name: 'stream', port: 8081, targetPort: 'stream' }),
     );
+    expect(byName(objects, 'Service', 't-playback-auth').spec!.ports).toContainEqual(expect.objectContaining({ name: 'image', port: 8083, targetPort: 'image' }));
+    expect(container(byName(objects, 'Deployment', 't-playback-auth')).ports).toContainEqual(expect.objectContaining({ name: 'image', containerPort: 8083 }));
     expect(byName(objects, 'Service', 't-uploads').spec!.ports).toContainEqual(expect.objectContaining({ name: 'upload', port: 8082, targetPort: 'upload' }));
     expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual(expect.objectContaining({ name: 'rtmp', port: 1935, targetPort: 'rtmp' }));
     expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual({ name: 'srt', port: 6001, targetPort: 'srt', protocol: 'UDP' });
     expect(container(byName(objects, 'Deployment', 't-live')).ports).toContainEqual({ name: 'srt', containerPort: 6001, protocol: 'UDP' });
     for (const d of ofKind(objects, 'Deployment')) {
       const env = Object.fromEntries(container(d).env.map((e) => [e.name, e.value]));
-      expect([env.API_PORT, env.STREAM_PORT, env.RTMP_PORT, env.UPLOAD_PORT, env.SRT_PORT]).toEqual(['8080', '8081', '1935', '8082', '6001']);
+      expect([env.API_PORT, env.STREAM_PORT, env.IMAGE_PORT, env.RTMP_PORT, env.UPLOAD_PORT, env.SRT_PORT]).toEqual(['8080', '8081', '8083', '1935', '8082', '6001']);
     }
   });
 
@@ -184,6 +186,8 @@ describe('charts/video-platform', () => {
       'config.uploads.baseUrl=https://upload.video.example',
       '--set',
       'config.playback.streamBaseUrl=https://stream.video.example',
+      '--set',
+      'config.images.baseUrl=https://image.video.example',
     );
     const names = [
       ...ofKind(full, 'Deployment').flatMap((d) => container(d).env.map((e) => e.name)),
@@ -211,6 +215,8 @@ describe('charts/video-platform', () => {
       'config.uploads.baseUrl=https://upload.video.example',
       '--set',
       'config.playback.streamBaseUrl=https://stream.video.example',
+      '--set',
+      'config.images.baseUrl=https://image.video.example',
     );
     expect(byName(full, 'Secret', 't-secrets').stringData).toEqual({
       DATABASE_URL: 'postgres://x@db/p',
@@ -231,6 +237,8 @@ describe('charts/video-platform', () => {
       WEBHOOK_URL: 'https://hooks.example.com/x',
       UPLOAD_BASE_URL: 'https://upload.video.example',
       STREAM_BASE_URL: 'https://stream.video.example',
+      IMAGE_BASE_URL: 'https://image.video.example',
+      IMAGE_RENDER_CONCURRENCY: '2',
       PLAYBACK_GRANT_SECONDS: '21600',
       MASTER_ACCESS_SECONDS: '86400',
       TRANSCODER_CONCURRENCY: '1',
