@@ -5,9 +5,11 @@
 //   - media: create → ready time and ladder encoding speed (scripts/bench-media.js)
 //   - static MP4 renditions after ready, against plain ffmpeg making the same files (scripts/bench-mp4.js)
 //   - clips: a 10 s clip of a 10 min 1080p asset, create → ready (scripts/bench-clips.js)
+//   - images: thumbnails cold and cached, a storyboard, animated GIFs of a 10 min 1080p asset (scripts/bench-images.js)
 //   - uploads, live latency and concurrency, generated live subtitles (bench-uploads, bench-live, bench-captions)
 //   - the API under open-loop load at fixed offered rates (bench-api, bench-load)
-// `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part.
+// `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part;
+// `-- images` only the image part.
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, execSync } = require('node:child_process');
@@ -19,6 +21,7 @@ const path = require('node:path');
 const { benchMedia, prepareMediaSources } = require('./bench-media');
 const { benchStaticRenditions, prepareStaticRenditionsSource } = require('./bench-mp4');
 const { benchClips } = require('./bench-clips');
+const { benchImages, prepareImagesSource } = require('./bench-images');
 const { benchUploads, prepareUploadSource } = require('./bench-uploads');
 const { benchLive, prepareLiveSource } = require('./bench-live');
 const { benchCaptions, prepareCaptionsSource } = require('./bench-captions');
@@ -76,8 +79,10 @@ async function main() {
   execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
   const apiOnly = process.argv.includes('api');
   const mp4Only = process.argv.includes('mp4');
-  const skip = (part) => apiOnly || mp4Only || process.argv.includes(`--no-${part}`);
-  const apiSource = process.argv.includes('--no-api') || mp4Only ? undefined : prepareApiSource();
+  const imagesOnly = process.argv.includes('images');
+  const skip = (part) => apiOnly || mp4Only || imagesOnly || process.argv.includes(`--no-${part}`);
+  const apiSource = process.argv.includes('--no-api') || mp4Only || imagesOnly ? undefined : prepareApiSource();
+  const imagesSource = imagesOnly || !skip('images') ? prepareImagesSource() : undefined;
   const media = skip('media') && skip('clips') ? undefined : prepareMediaSources();
   const mp4Source = mp4Only ? prepareStaticRenditionsSource() : media;
   const uploads = !skip('uploads');
@@ -96,6 +101,7 @@ async function main() {
   };
   env.API_PORT = String(await freePort());
   env.STREAM_PORT = String(await freePort());
+  env.IMAGE_PORT = String(await freePort());
   env.UPLOAD_PORT = String(await freePort());
   env.RTMP_PORT = String(await freePort());
   env.SRT_PORT = String(await freePort());
@@ -144,6 +150,11 @@ async function main() {
       await benchStaticRenditions({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` }, mp4Source);
       return;
     }
+    const imageUrl = `http://127.0.0.1:${env.IMAGE_PORT}`;
+    if (imagesOnly) {
+      await benchImages({ json, imageUrl, dataDir }, imagesSource);
+      return;
+    }
     if (apiOnly) {
       const after = memoryMiB(child.pid);
       console.log(`\nresident memory after the API load  ${after.rss} MiB (peak ${after.peak} MiB)`);
@@ -169,6 +180,7 @@ async function main() {
     }
     if (mp4Source && !skip('mp4')) await benchStaticRenditions({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` }, mp4Source);
     if (media && !skip('clips')) await benchClips({ json, dataDir, pid: child.pid }, media);
+    if (imagesSource) await benchImages({ json, imageUrl, dataDir }, imagesSource);
     if (uploads) await benchUploads({ json, pid: child.pid, dataDir });
     if (liveSource) await benchLive({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, rtmpPort: env.RTMP_PORT }, liveSource);
     if (speech) await benchCaptions({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, rtmpPort: env.RTMP_PORT }, speech);
