@@ -84,7 +84,9 @@ async function benchImages({ json, imageUrl, dataDir }, { file }) {
     await series('thumbnail.webp 640x360 at a time, cold', small, 'miss', 'under 300 ms');
     await series('thumbnail.webp 640x360 at a time, cached', small, 'hit', 'under 20 ms');
     const poster = await timed(url('thumbnail.webp'), 'miss');
-    console.log(`${"Mux Player's poster (thumbnail.webp, the middle, 1920x1080), cold".padEnd(58)} ${ms(poster.ms)} (${(poster.bytes / 1024).toFixed(0)} KiB)${load()}`);
+    console.log(
+      `${"Mux Player's poster (thumbnail.webp, the middle, 1920x1080), cold".padEnd(58)} ${ms(poster.ms)} (${(poster.bytes / 1024).toFixed(0)} KiB)${load()}`,
+    );
 
     const spans = ['', '?asset_start_time=0&asset_end_time=300', '?asset_start_time=300&asset_end_time=600'];
     for (const span of spans) {

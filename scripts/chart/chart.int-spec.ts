@@ -143,7 +143,9 @@ describe('charts/video-platform', () => {
     expect(byName(objects, 'Service', 't-playback-auth').spec!.ports).toContainEqual(
       expect.objectContaining({ name: 'stream', port: 8081, targetPort: 'stream' }),
     );
-    expect(byName(objects, 'Service', 't-playback-auth').spec!.ports).toContainEqual(expect.objectContaining({ name: 'image', port: 8083, targetPort: 'image' }));
+    expect(byName(objects, 'Service', 't-playback-auth').spec!.ports).toContainEqual(
+      expect.objectContaining({ name: 'image', port: 8083, targetPort: 'image' }),
+    );
     expect(container(byName(objects, 'Deployment', 't-playback-auth')).ports).toContainEqual(expect.objectContaining({ name: 'image', containerPort: 8083 }));
     expect(byName(objects, 'Service', 't-uploads').spec!.ports).toContainEqual(expect.objectContaining({ name: 'upload', port: 8082, targetPort: 'upload' }));
     expect(byName(objects, 'Service', 't-live').spec!.ports).toContainEqual(expect.objectContaining({ name: 'rtmp', port: 1935, targetPort: 'rtmp' }));
@@ -151,7 +153,14 @@ describe('charts/video-platform', () => {
     expect(container(byName(objects, 'Deployment', 't-live')).ports).toContainEqual({ name: 'srt', containerPort: 6001, protocol: 'UDP' });
     for (const d of ofKind(objects, 'Deployment')) {
       const env = Object.fromEntries(container(d).env.map((e) => [e.name, e.value]));
-      expect([env.API_PORT, env.STREAM_PORT, env.IMAGE_PORT, env.RTMP_PORT, env.UPLOAD_PORT, env.SRT_PORT]).toEqual(['8080', '8081', '8083', '1935', '8082', '6001']);
+      expect([env.API_PORT, env.STREAM_PORT, env.IMAGE_PORT, env.RTMP_PORT, env.UPLOAD_PORT, env.SRT_PORT]).toEqual([
+        '8080',
+        '8081',
+        '8083',
+        '1935',
+        '8082',
+        '6001',
+      ]);
     }
   });
 

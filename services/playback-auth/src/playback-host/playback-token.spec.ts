@@ -10,7 +10,13 @@ import { verifyPlaybackToken } from './playback-token';
 const PLAYBACK_ID = 'pbSigned0123456789';
 
 /** The options of `mux.jwt.signPlaybackId` these tests use (single type: one token). */
-type SdkSignOptions = { keyId?: string; keySecret?: string; expiration?: string; type?: 'video' | 'thumbnail' | 'gif' | 'storyboard'; params?: Record<string, string> };
+type SdkSignOptions = {
+  keyId?: string;
+  keySecret?: string;
+  expiration?: string;
+  type?: 'video' | 'thumbnail' | 'gif' | 'storyboard';
+  params?: Record<string, string>;
+};
 
 describe('verifyPlaybackToken', () => {
   const mux = new Mux({ tokenId: 'unused', tokenSecret: 'unused', baseURL: 'http://127.0.0.1:9' });
