@@ -22,7 +22,7 @@ export class AnimatedImages {
   ) {}
 
   async job(subject: ImageSubject, request: AnimatedRequest): Promise<ImageJob> {
-    const variants = await this.media.videoVariants(subject.assetId, subject.playbackId);
+    const variants = await this.media.videoVariants(subject);
     const geometry = animatedGeometry(topVariant(variants) as VideoVariant, request);
     const rendition = await this.media.timeline(subject.assetId, chooseVariant(variants, geometry));
     const span = animatedSpan(request, rendition.duration);

@@ -2,7 +2,10 @@ import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { parseMasterPlaylist, segmentVideo, SegmentVideo } from '@platform/media';
 import { assetKeys, OBJECT_STORE, ObjectNotFoundError, ObjectStore, parseMediaPlaylist } from '@platform/storage';
 import { PlaybackError } from '../playback-host/playback-error';
+import { ImageSubject, isLive } from './image-job';
 import { TimedSegment, timedSegments, VideoVariant } from './image-plan';
+
+const NO_MEDIA_YET = 'The video has no media yet: try again once its first segment is stored';
 
 /** A rendition's segments on the asset's timeline. */
 export interface RenditionTimeline {
@@ -20,9 +23,15 @@ export interface RenditionTimeline {
 export class AssetMedia {
   constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
-  /** The asset's video renditions; 404 when it has none (audio only) or no master yet. */
-  async videoVariants(assetId: string, playbackId: string): Promise<VideoVariant[]> {
-    const master = await this.text(assetKeys.hls(assetId, 'master.m3u8'), () => PlaybackError.notFound(playbackId));
+  /**
+   * The subject's video renditions; 404 when it has none (audio only). No master yet: 412 for a live
+   * recording (its first segment is still being made), else 404.
+   */
+  async videoVariants(subject: Pick<ImageSubject, 'assetId' | 'playbackId' | 'liveEdge' | 'owner'>): Promise<VideoVariant[]> {
+    const { playbackId } = subject;
+    const master = await this.text(assetKeys.hls(subject.assetId, 'master.m3u8'), () =>
+      isLive(subject) ? new PlaybackError(HttpStatus.PRECONDITION_FAILED, NO_MEDIA_YET) : PlaybackError.notFound(playbackId),
+    );
     const video = parseMasterPlaylist(master).filter((v): v is VideoVariant => v.width !== undefined && v.height !== undefined);
     if (video.length === 0) throw new PlaybackError(HttpStatus.NOT_FOUND, `Playback ID ${playbackId} has no video to take images from`);
     return video;

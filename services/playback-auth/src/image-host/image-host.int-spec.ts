@@ -341,6 +341,19 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
       expect(await frameNumbers(await bytes(await get('liveImg/thumbnail.jpg?time=1')), 1)).toEqual([30]);
     });
 
+    it('answers 412 while a live stream has no media yet', async () => {
+      liveClient.owners.set('newImg', {
+        id: 'newImg',
+        policy: 'public',
+        object: { type: 'live_stream', id: 'ls3' },
+        status: 'active',
+        media_asset_id: 'asset-new',
+        renditions: [],
+      });
+      const res = await get('newImg/thumbnail.jpg?latest=true');
+      expect([res.status, (await errorOf(res)).messages]).toEqual([412, ['The video has no media yet: try again once its first segment is stored']]);
+    });
+
     it('refuses latest=true once the stream is not live (412), and images its latest recording otherwise', async () => {
       const res = await get('idleImg/thumbnail.jpg?latest=true');
       expect([res.status, (await errorOf(res)).messages]).toEqual([

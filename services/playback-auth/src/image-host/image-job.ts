@@ -22,7 +22,7 @@ export interface ImageJob {
 }
 
 /** The media of the owner changes while it is live: a live stream's or a live recording's images are short-lived. */
-export function isLive(subject: ImageSubject): boolean {
+export function isLive(subject: Pick<ImageSubject, 'liveEdge' | 'owner'>): boolean {
   return subject.liveEdge || subject.owner.isLive === true;
 }
 

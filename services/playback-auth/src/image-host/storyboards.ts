@@ -39,7 +39,7 @@ export class Storyboards {
   ) {}
 
   async plan(subject: ImageSubject, request: StoryboardRequest): Promise<StoryboardPlan> {
-    const variants = await this.media.videoVariants(subject.assetId, subject.playbackId);
+    const variants = await this.media.videoVariants(subject);
     const tile = tileSize(topVariant(variants) as VideoVariant);
     const rendition = await this.media.timeline(subject.assetId, chooseVariant(variants, { scaled: tile, rotate: 0 }));
     const span = storyboardSpan(request, rendition.duration);

@@ -26,7 +26,7 @@ export class Thumbnails {
 
   async job(subject: ImageSubject, request: ThumbnailRequest): Promise<ImageJob> {
     if (request.latest) checkLatest(subject);
-    const variants = await this.media.videoVariants(subject.assetId, subject.playbackId);
+    const variants = await this.media.videoVariants(subject);
     const geometry = thumbnailGeometry(topVariant(variants) as VideoVariant, request);
     const rendition = await this.media.timeline(subject.assetId, chooseVariant(variants, geometry));
     const when = thumbnailTime(request, { duration: rendition.duration, thumbnailTime: subject.owner.thumbnailTime, live: subject.liveEdge });
