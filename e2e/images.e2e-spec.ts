@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { barcodeFilter, decodeBarcodes, gifAnimation, imageKind, webpAnimation } from '@platform/testing';
 import { imageUrl, settledAsset } from './support/assets';
 import { sdk } from './support/context';
-import { eventually, rtmpPort, spawnEncoder } from './support/encoder';
+import { eventually, pushRtmp } from './support/encoder';
 import { FFMPEG, ffprobe, FileServer, serveFiles } from './support/media';
 
 jest.setTimeout(240_000);
@@ -180,28 +180,7 @@ describe('images: thumbnails, animated images, storyboards', () => {
 
   it('a live stream’s playback id shows its live edge while an encoder pushes (latest=true), moving on with it', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0, latency_mode: 'reduced' });
-    const encoder = spawnEncoder([
-      ...['-v', 'error', '-re', '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=${FPS}`, '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'],
-      ...[
-        '-filter_complex',
-        burn,
-        '-map',
-        '[v]',
-        '-map',
-        '1:a',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-tune',
-        'zerolatency',
-        '-g',
-        '30',
-        '-pix_fmt',
-        'yuv420p',
-      ],
-      ...['-c:a', 'aac', '-ac', '2', '-f', 'flv', `rtmp://127.0.0.1:${rtmpPort()}/app/${stream.stream_key}`],
-    ]);
+    const encoder = pushRtmp(stream.stream_key, { size: '1280x720', videoFilter: burn, gop: 30 });
     const started = Date.now();
     try {
       const playbackId = stream.playback_ids![0].id;

@@ -7,9 +7,9 @@
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
+const { serve } = require('./bench-assets');
 
 const ROOT = path.resolve(__dirname, '..');
 const CACHE = path.join(ROOT, '.cache', 'bench-media');
@@ -63,16 +63,6 @@ function sourceFile(ffmpeg, seconds) {
   );
   fs.renameSync(tmp, file);
   return file;
-}
-
-function serve(file) {
-  const server = http.createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': fs.statSync(file).size });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/${path.basename(file)}`, close: () => server.close() })),
-  );
 }
 
 const variantCount = (master) => (master.match(/#EXT-X-STREAM-INF/g) ?? []).length;

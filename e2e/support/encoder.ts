@@ -17,15 +17,25 @@ export interface Encoder {
   stop(): Promise<number | null>;
 }
 
+export interface EncoderOptions {
+  /** Test pattern size; default 640x360. */
+  size?: string;
+  port?: string;
+  /** A filtergraph from `[0:v]` to `[v]` applied to the pattern (e.g. libs/testing's barcodeFilter). */
+  videoFilter?: string;
+  /** Key frame interval in frames; default 60 (2 s). */
+  gop?: number;
+}
+
 /** ffmpeg as an encoder: a live test pattern and tone, pushed in real time over RTMP to /app/{key}. */
-export function pushRtmp(streamKey: string, options: { size?: string; port?: string } = {}): Encoder {
-  return encode(options.size, ['-f', 'flv', `rtmp://127.0.0.1:${options.port ?? rtmpPort()}/app/${streamKey}`]);
+export function pushRtmp(streamKey: string, options: EncoderOptions = {}): Encoder {
+  return encode(options, ['-f', 'flv', `rtmp://127.0.0.1:${options.port ?? rtmpPort()}/app/${streamKey}`]);
 }
 
 /** The same encoder over SRT, Mux's way: `srt://host:SRT_PORT?streamid={stream_key}&passphrase={srt_passphrase}` (MPEG-TS). */
-export function pushSrt(streamKey: string, passphrase: string | undefined, options: { size?: string; port?: string } = {}): Encoder {
+export function pushSrt(streamKey: string, passphrase: string | undefined, options: EncoderOptions = {}): Encoder {
   const query = new URLSearchParams({ streamid: streamKey, ...(passphrase !== undefined ? { passphrase } : {}) });
-  return encode(options.size, ['-f', 'mpegts', `srt://127.0.0.1:${options.port ?? platformPort('SRT_PORT')}?${query.toString()}`]);
+  return encode(options, ['-f', 'mpegts', `srt://127.0.0.1:${options.port ?? platformPort('SRT_PORT')}?${query.toString()}`]);
 }
 
 /** An H.264 elementary stream (as made by captionedVideo) pushed in real time with a tone, video stream-copied. */
@@ -61,7 +71,7 @@ export function pushRtmpFile(streamKey: string, h264: string): Encoder {
   ]);
 }
 
-function encode(size: string | undefined, output: string[]): Encoder {
+function encode({ size, videoFilter, gop }: EncoderOptions, output: string[]): Encoder {
   return spawnEncoder([
     '-v',
     'error',
@@ -74,6 +84,7 @@ function encode(size: string | undefined, output: string[]): Encoder {
     'lavfi',
     '-i',
     'sine=frequency=440:sample_rate=48000',
+    ...(videoFilter ? ['-filter_complex', videoFilter, '-map', '[v]', '-map', '1:a'] : []),
     '-c:v',
     'libx264',
     '-preset',
@@ -81,7 +92,7 @@ function encode(size: string | undefined, output: string[]): Encoder {
     '-tune',
     'zerolatency',
     '-g',
-    '60',
+    String(gop ?? 60),
     '-pix_fmt',
     'yuv420p',
     '-c:a',

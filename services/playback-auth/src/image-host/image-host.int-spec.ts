@@ -8,20 +8,11 @@ import Mux from '@mux/mux-node';
 import { INestApplication } from '@nestjs/common';
 import { SignJWT } from 'jose';
 import type { Server } from 'node:http';
-import { Test } from '@nestjs/testing';
 import { loadConfig, PlatformConfig } from '@platform/config';
-import { drainHttpOnClose, listenHttpAlso, PlatformConfigModule } from '@platform/grpc';
+import { drainHttpOnClose, listenHttpAlso } from '@platform/grpc';
 import { assetKeys, createObjectStore, ObjectStore } from '@platform/storage';
-import { barcodeFilter, decodeBarcodes, fakeUnitOfWork, freePort, gifAnimation, imageKind, webpAnimation } from '@platform/testing';
-import { PlaybackRestrictionRepository } from '../playback-restrictions/playback-restriction.repository';
-import { PlaybackRestrictionsService } from '../playback-restrictions/playback-restrictions.service';
-import { SigningKeyRepository } from '../signing-keys/signing-key.repository';
-import { SigningKeysService } from '../signing-keys/signing-keys.service';
-import { FakeAssetsClient, InMemoryPlaybackRestrictions, InMemorySigningKeys } from '../testing';
-import { STATIC_RENDITIONS_SERVICE } from '../playback-host/download-lookup';
-import { ASSETS_SERVICE, LIVE_STREAMS_SERVICE } from '../playback-host/playback-id-lookup';
-import { PlaybackHostModule } from '../playback-host/playback-host.module';
-import { ImageHostModule } from './image-host.module';
+import { barcodeFilter, decodeBarcodes, freePort, gifAnimation, imageKind, webpAnimation } from '@platform/testing';
+import { playbackHttpApp, playbackHttpFakes } from '../testing';
 
 jest.setTimeout(120_000);
 const run = promisify(execFile);
@@ -51,14 +42,9 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
   let streamBase: string;
   let dir: string;
   let ffmpeg: string;
-  const assetsClient = new FakeAssetsClient();
-  const liveClient = new FakeAssetsClient();
+  const fakes = playbackHttpFakes();
+  const { assets: assetsClient, live: liveClient, keys } = fakes;
   let liveSegments: string[] = [];
-  const { unitOfWork } = fakeUnitOfWork();
-  const signingKeys = new InMemorySigningKeys();
-  const keys = new SigningKeysService(signingKeys as unknown as SigningKeyRepository, unitOfWork);
-  const restrictionRows = new InMemoryPlaybackRestrictions();
-  const restrictions = new PlaybackRestrictionsService(restrictionRows as unknown as PlaybackRestrictionRepository, unitOfWork);
   let key: { id: string; secret: string };
 
   const get = (p: string, headers: Record<string, string> = {}) => fetch(`${imageBase}/${p}`, { headers });
@@ -140,23 +126,7 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
     const created = await keys.create();
     key = { id: created.id, secret: created.private_key! };
 
-    const moduleRef = await Test.createTestingModule({ imports: [PlatformConfigModule.forRoot(config), ImageHostModule, PlaybackHostModule] })
-      .overrideProvider(LIVE_STREAMS_SERVICE)
-      .useValue(liveClient)
-      .overrideProvider(ASSETS_SERVICE)
-      .useValue(assetsClient)
-      .overrideProvider(STATIC_RENDITIONS_SERVICE)
-      .useValue(assetsClient)
-      .overrideProvider(SigningKeyRepository)
-      .useValue(signingKeys)
-      .overrideProvider(SigningKeysService)
-      .useValue(keys)
-      .overrideProvider(PlaybackRestrictionRepository)
-      .useValue(restrictionRows)
-      .overrideProvider(PlaybackRestrictionsService)
-      .useValue(restrictions)
-      .compile();
-    app = moduleRef.createNestApplication({ logger: ['error'] });
+    app = await playbackHttpApp(config, fakes, { images: true, logger: ['error'] });
     await app.listen(streamPort, '127.0.0.1');
     imageServer = await listenHttpAlso(app, imagePort, '127.0.0.1');
     streamBase = `http://127.0.0.1:${streamPort}`;

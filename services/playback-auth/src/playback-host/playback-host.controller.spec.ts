@@ -4,19 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Mux from '@mux/mux-node';
 import { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { loadConfig, PlatformConfig } from '@platform/config';
-import { PlatformConfigModule } from '@platform/grpc';
 import { assetKeys, createObjectStore } from '@platform/storage';
-import { fakeUnitOfWork } from '@platform/testing';
-import { PlaybackRestrictionRepository } from '../playback-restrictions/playback-restriction.repository';
-import { PlaybackRestrictionsService } from '../playback-restrictions/playback-restrictions.service';
-import { SigningKeyRepository } from '../signing-keys/signing-key.repository';
-import { SigningKeysService } from '../signing-keys/signing-keys.service';
-import { FakeAssetsClient, InMemoryPlaybackRestrictions, InMemorySigningKeys } from '../testing';
-import { STATIC_RENDITIONS_SERVICE } from './download-lookup';
-import { ASSETS_SERVICE, LIVE_STREAMS_SERVICE } from './playback-id-lookup';
-import { PlaybackHostModule } from './playback-host.module';
+import { playbackHttpApp, playbackHttpFakes } from '../testing';
 
 const MASTER = [
   '#EXTM3U',
@@ -55,12 +45,8 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
   let base: string;
   let dataDir: string;
   let config: PlatformConfig;
-  const assetsClient = new FakeAssetsClient();
-  const { unitOfWork } = fakeUnitOfWork();
-  const signingKeys = new InMemorySigningKeys();
-  const keys = new SigningKeysService(signingKeys as unknown as SigningKeyRepository, unitOfWork);
-  const restrictionRows = new InMemoryPlaybackRestrictions();
-  const restrictions = new PlaybackRestrictionsService(restrictionRows as unknown as PlaybackRestrictionRepository, unitOfWork);
+  const fakes = playbackHttpFakes();
+  const { assets: assetsClient, keys, restrictions } = fakes;
 
   const url = (p: string) => `${base}/${p}`;
   const grantOf = (playlist: string) => /grant=([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)/.exec(playlist)![1];
@@ -106,23 +92,7 @@ describe('playback host over HTTP (fs object store, fake assets service)', () =>
     await store.putBuffer(assetKeys.hls('asset-pub', 'text-t1/index.m3u8'), VARIANT.replace(/\.ts/g, '.vtt'));
     await store.putBuffer(assetKeys.hls('asset-pub', 'text/t1.vtt'), 'WEBVTT\n');
 
-    const moduleRef = await Test.createTestingModule({ imports: [PlatformConfigModule.forRoot(config), PlaybackHostModule] })
-      .overrideProvider(LIVE_STREAMS_SERVICE)
-      .useValue(new FakeAssetsClient())
-      .overrideProvider(ASSETS_SERVICE)
-      .useValue(assetsClient)
-      .overrideProvider(STATIC_RENDITIONS_SERVICE)
-      .useValue(assetsClient)
-      .overrideProvider(SigningKeyRepository)
-      .useValue(signingKeys)
-      .overrideProvider(SigningKeysService)
-      .useValue(keys)
-      .overrideProvider(PlaybackRestrictionRepository)
-      .useValue(restrictionRows)
-      .overrideProvider(PlaybackRestrictionsService)
-      .useValue(restrictions)
-      .compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app = await playbackHttpApp(config, fakes);
     await app.listen(0, '127.0.0.1');
     base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   });

@@ -1,22 +1,16 @@
 import { chooseStaticSource, masterSource } from './stored-renditions';
-import { parseMasterPlaylist, StoredVariant } from '@platform/media';
+import { StoredVariant } from '@platform/media';
 
-const LADDER = `#EXTM3U
-#EXT-X-VERSION:3
-#EXT-X-INDEPENDENT-SEGMENTS
-#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",URI="subs/index.m3u8"
-#EXT-X-STREAM-INF:BANDWIDTH=3300000,AVERAGE-BANDWIDTH=3000000,CODECS="avc1.640020,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=30.000,SUBTITLES="subs"
-720p/index.m3u8
-#EXT-X-STREAM-INF:BANDWIDTH=2200000,RESOLUTION=960x540
-540p/index.m3u8
-#EXT-X-STREAM-INF:BANDWIDTH=880000,RESOLUTION=640x360
-360p/index.m3u8
-#EXT-X-STREAM-INF:BANDWIDTH=440000,RESOLUTION=480x270
-270p/index.m3u8
-`;
+/** The renditions of a 720p ladder, as parseMasterPlaylist reads them (its own spec is in libs/media). */
+const LADDER: StoredVariant[] = [
+  { name: '720p', width: 1280, height: 720, bandwidth: 3_300_000 },
+  { name: '540p', width: 960, height: 540, bandwidth: 2_200_000 },
+  { name: '360p', width: 640, height: 360, bandwidth: 880_000 },
+  { name: '270p', width: 480, height: 270, bandwidth: 440_000 },
+];
 
 describe('stored renditions', () => {
-  const ladder = parseMasterPlaylist(LADDER);
+  const ladder = LADDER;
 
   it('remuxes the ladder’s own encode of the size asked for, and the top rendition for highest and audio', () => {
     expect(chooseStaticSource({ video: true, shortSide: 360 }, ladder, true)).toEqual({ kind: 'remux', variant: '360p', width: 640, height: 360 });
