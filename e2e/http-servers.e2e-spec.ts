@@ -8,6 +8,7 @@ function httpServers(): Array<{ name: string; url: string; path: string }> {
   return [
     { name: 'API (gateway)', url: platform.baseUrl, path: '/healthz' },
     { name: 'playback host', url: process.env.E2E_STREAM_URL!, path: '/no-such-playback-id.m3u8' },
+    { name: 'image host', url: process.env.E2E_IMAGE_URL!, path: '/no-such-playback-id/thumbnail.jpg' },
     { name: 'upload host', url: env.UPLOAD_BASE_URL ?? `http://127.0.0.1:${env.UPLOAD_PORT}`, path: '/upload/no-such-upload' },
   ];
 }
