@@ -13,6 +13,11 @@ const VIDEO_ONLY = ['-an', '-sn', '-dn'];
 /** JPEG quality (mjpeg's qscale, 2 best … 31), WebP quality (0 … 100). */
 const JPEG_QUALITY = '3';
 const WEBP_QUALITY = '80';
+/**
+ * libwebp's method (0 fastest … 6): 2 encodes a 1080p frame in about 60 % of the default 4's time for a file
+ * about 5 % larger, which suits images made while a player waits.
+ */
+const WEBP_METHOD = '2';
 const ANIMATED_WEBP_QUALITY = '70';
 
 /**
@@ -124,5 +129,5 @@ function pixelFormat(format: ThumbnailFormat): string {
 function stillOutput(format: ThumbnailFormat): string[] {
   if (format === 'jpg') return ['-c:v', 'mjpeg', '-q:v', JPEG_QUALITY, '-f', 'image2pipe', 'pipe:1'];
   if (format === 'png') return ['-c:v', 'png', '-f', 'image2pipe', 'pipe:1'];
-  return ['-c:v', 'libwebp', '-quality', WEBP_QUALITY, '-f', 'webp', 'pipe:1'];
+  return ['-c:v', 'libwebp', '-quality', WEBP_QUALITY, '-compression_level', WEBP_METHOD, '-f', 'webp', 'pipe:1'];
 }
