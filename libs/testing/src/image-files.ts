@@ -69,6 +69,11 @@ export function webpAnimation(bytes: Buffer): AnimationInfo {
   return { width, height, delaysMs, ...(loops !== undefined ? { loops } : {}) };
 }
 
+/** Whether a RIFF file (WebP) says its true size (browsers refuse one that does not, as a muxer writing to a pipe leaves it: 0). */
+export function riffSizeRight(bytes: Buffer): boolean {
+  return bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.readUInt32LE(4) === bytes.length - 8;
+}
+
 /** The kind of a still image from its first bytes. */
 export function imageKind(bytes: Buffer): 'jpg' | 'png' | 'webp' | 'gif' | undefined {
   if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'jpg';

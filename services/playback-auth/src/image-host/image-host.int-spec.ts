@@ -11,7 +11,7 @@ import type { Server } from 'node:http';
 import { loadConfig, PlatformConfig } from '@platform/config';
 import { drainHttpOnClose, listenHttpAlso } from '@platform/grpc';
 import { assetKeys, createObjectStore, ObjectStore } from '@platform/storage';
-import { barcodeFilter, decodeBarcodes, freePort, gifAnimation, imageKind, webpAnimation } from '@platform/testing';
+import { barcodeFilter, decodeBarcodes, freePort, gifAnimation, imageKind, riffSizeRight, webpAnimation } from '@platform/testing';
 import { playbackHttpApp, playbackHttpFakes } from '../testing';
 
 jest.setTimeout(120_000);
@@ -182,7 +182,7 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
       expect(await sizeOf('rotate=90')).toBe('360x640');
       expect(await sizeOf('width=1280')).toBe('1280x720');
       const webp = await bytes(await get('pubImg/thumbnail.webp?time=4&width=320'));
-      expect(imageKind(webp)).toBe('webp');
+      expect([imageKind(webp), riffSizeRight(webp)]).toEqual(['webp', true]);
       expect(await probe(webp)).toMatchObject({ width: 320, height: 180 });
       // a small thumbnail is decoded from the smaller rendition and still shows the right frame
       expect(await frameNumbers(await bytes(await get('pubImg/thumbnail.jpg?time=4&width=320')), 0.5)).toEqual([120]);
@@ -238,7 +238,9 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
       expect({ width: gif.width, height: gif.height, frames: gif.delaysMs.length }).toEqual({ width: 320, height: 180, frames: 75 });
       expect(gif.delaysMs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4900);
       expect(gif.delaysMs.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(5100);
-      const webp = webpAnimation(await bytes(await get('pubImg/animated.webp?start=10&end=12&fps=5')));
+      const animatedWebp = await bytes(await get('pubImg/animated.webp?start=10&end=12&fps=5'));
+      expect(riffSizeRight(animatedWebp)).toBe(true);
+      const webp = webpAnimation(animatedWebp);
       expect(webp).toMatchObject({ width: 320, height: 180, loops: 0 });
       expect(webp.delaysMs).toEqual(Array(10).fill(200));
     });
@@ -283,6 +285,7 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
       expect(json.tiles).toEqual(cues.map((c) => ({ start: c.start, x: c.xywh[0], y: c.xywh[1] })));
       const webp = await bytes(await get('pubImg/storyboard.webp'));
       expect(await probe(webp)).toEqual({ codec_name: 'webp', width: 1280, height: 1440 });
+      expect(riffSizeRight(webp)).toBe(true);
     });
 
     it('covers only the span asked (asset_start_time/asset_end_time), its cue times from the span’s start', async () => {

@@ -46,7 +46,7 @@ describe('image ffmpeg arguments', () => {
     expect(padded[padded.indexOf('-vf') + 1]).toBe(
       'select=eq(n\\,3),hflip,vflip,scale=100:56:flags=bicubic,pad=100:100:(ow-iw)/2:(oh-ih)/2:black,format=yuv420p',
     );
-    expect(padded.slice(-9)).toEqual(['-c:v', 'libwebp', '-quality', '80', '-compression_level', '2', '-f', 'webp', 'pipe:1']);
+    expect(padded.slice(-9)).toEqual(['-c:v', 'libwebp', '-quality', '80', '-compression_level', '2', '-f', 'image2pipe', 'pipe:1']);
     const rotated = buildPictureArgs({ h264: [0] }, { ...plain(100, 178), rotate: 270 }, 'jpg');
     expect(rotated[rotated.indexOf('-vf') + 1]).toBe('select=eq(n\\,0),transpose=cclock,scale=100:178:flags=bicubic,format=yuvj420p');
   });

@@ -129,5 +129,7 @@ function pixelFormat(format: ThumbnailFormat): string {
 function stillOutput(format: ThumbnailFormat): string[] {
   if (format === 'jpg') return ['-c:v', 'mjpeg', '-q:v', JPEG_QUALITY, '-f', 'image2pipe', 'pipe:1'];
   if (format === 'png') return ['-c:v', 'png', '-f', 'image2pipe', 'pipe:1'];
-  return ['-c:v', 'libwebp', '-quality', WEBP_QUALITY, '-compression_level', WEBP_METHOD, '-f', 'webp', 'pipe:1'];
+  // image2pipe: libwebp's packet is the whole RIFF file; the webp muxer, unable to seek back on a pipe, would
+  // leave its RIFF size 0, which browsers refuse to decode
+  return ['-c:v', 'libwebp', '-quality', WEBP_QUALITY, '-compression_level', WEBP_METHOD, '-f', 'image2pipe', 'pipe:1'];
 }
