@@ -29,8 +29,8 @@ export interface PlayerState {
   decodedFrames: number | null;
 }
 
-/** Debian's Chromium (installed by scripts/infra/chromium.sh), headless, driven over CDP. */
-export async function launchChromium(): Promise<Browser> {
+/** Debian's Chromium (installed by scripts/infra/chromium.sh), headless, driven over CDP; `extraArgs` added to its flags. */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts/infra/chromium.sh')], { encoding: 'utf8' }).trim();
   return chromium.launch({
     executablePath,
@@ -42,6 +42,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--autoplay-policy=no-user-gesture-required',
+      ...extraArgs,
     ],
   });
 }
