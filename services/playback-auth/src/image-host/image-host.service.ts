@@ -64,7 +64,7 @@ export class ImageHostService {
       case 'storyboard': {
         const plan = await this.storyboards.plan(subject, request);
         if (request.format !== 'vtt' && request.format !== 'json') return this.imageReply(subject, this.storyboards.sheetJob(plan, request.format), http);
-        const layoutJob = this.storyboards.layoutJob(plan);
+        const layoutJob = this.storyboards.layoutJob(plan, request.imageFormat);
         const layout = JSON.parse(
           (await this.cache.get(layoutJob.key, layoutJob.contentType, () => layoutJob.make())).body.toString('utf8'),
         ) as StoryboardLayout;

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { cutPictures, segmentVideo, topVariant } from '@platform/media';
 import { AssetMedia, RenditionTimeline } from './asset-media';
+import { ImageCache } from './image-cache';
 import { Size, tileSize } from './image-geometry';
 import { IMAGE_TYPES, ImageJob, ImageSubject, isLive } from './image-job';
 import { chooseVariant, imageCacheKey, millis, segmentAt, storyboardSpan, TimedSegment, VideoVariant } from './image-plan';
@@ -29,13 +30,16 @@ interface StoryboardPlan {
  * `storyboard.{jpg,png,webp}`: 50 tiles (100 from 15 minutes on) of the smallest rendition at least 256 px
  * wide, evenly spaced over the asset, sitting on key frames where one is near (one picture decoded each),
  * all decoded by one ffmpeg run and laid 5 to a row. `storyboard.{vtt,json}` describe the same tiles: the
- * layout is kept beside the sheet, so each is planned once.
+ * layout is kept beside the sheet, so each is planned once, and planning it makes the sheet too.
  */
 @Injectable()
 export class Storyboards {
+  private readonly logger = new Logger('ImageHost');
+
   constructor(
     @Inject(AssetMedia) private readonly media: AssetMedia,
     @Inject(ImageRenderer) private readonly renderer: ImageRenderer,
+    @Inject(ImageCache) private readonly cache: ImageCache,
   ) {}
 
   async plan(subject: ImageSubject, request: StoryboardRequest): Promise<StoryboardPlan> {
@@ -46,27 +50,38 @@ export class Storyboards {
     return { subject, rendition, span, tile, id: `${rendition.variant.name}|${millis(span.start)}|${millis(span.end)}` };
   }
 
-  /** The tiles' layout (what VTT and JSON describe), kept as JSON. */
-  layoutJob(plan: StoryboardPlan): ImageJob {
+  /**
+   * The tiles' layout (what VTT and JSON describe), kept as JSON. Making it starts making the sheet of
+   * `sheetFormat` from the same tiles (a player asks for the sheet once it has the VTT), so the segments
+   * are read once for both.
+   */
+  layoutJob(plan: StoryboardPlan, sheetFormat: ThumbnailFormat): ImageJob {
     return {
       key: imageCacheKey(plan.subject.assetId, ['storyboard-layout', plan.id], 'json'),
       contentType: IMAGE_TYPES.json,
       lifetime: isLive(plan.subject) ? 'live' : 'immutable',
-      make: async () => Buffer.from(JSON.stringify(this.layoutOf(plan, await this.picks(plan)))),
+      make: async () => {
+        const picks = await this.picks(plan);
+        const sheet = this.sheetJob(plan, sheetFormat, picks);
+        this.cache
+          .get(sheet.key, sheet.contentType, () => sheet.make())
+          .catch((err: unknown) => this.logger.warn(`storyboard sheet ${sheet.key} not made: ${err instanceof Error ? err.message : String(err)}`));
+        return Buffer.from(JSON.stringify(this.layoutOf(plan, picks)));
+      },
     };
   }
 
-  sheetJob(plan: StoryboardPlan, format: ThumbnailFormat): ImageJob {
+  /** The sprite sheet; `picks` when its tiles were chosen already. */
+  sheetJob(plan: StoryboardPlan, format: ThumbnailFormat, picks?: Array<TilePick<LoadedSegment>>): ImageJob {
     return {
       key: imageCacheKey(plan.subject.assetId, ['storyboard', plan.id], format),
       contentType: IMAGE_TYPES[format],
       lifetime: isLive(plan.subject) ? 'live' : 'immutable',
-      make: () => this.sheet(plan, format),
+      make: async () => this.sheet(plan, format, picks ?? (await this.picks(plan))),
     };
   }
 
-  private async sheet(plan: StoryboardPlan, format: ThumbnailFormat): Promise<Buffer> {
-    const picks = await this.picks(plan);
+  private async sheet(plan: StoryboardPlan, format: ThumbnailFormat, picks: Array<TilePick<LoadedSegment>>): Promise<Buffer> {
     const layout = this.layoutOf(plan, picks);
     const grid = { columns: layout.columns, rows: layout.rows };
     const cuts = cutPictures(picks);
