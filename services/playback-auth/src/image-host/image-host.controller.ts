@@ -1,7 +1,6 @@
-import { Controller, Get, Head, Inject, Options, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Head, Inject, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PlaybackError } from '../playback-host/playback-error';
-import { PREFLIGHT_HEADERS } from '../playback-host/playback-headers';
 import { PlaybackHostErrorFilter } from '../playback-host/playback-host-error.filter';
 import { sendReply } from '../playback-host/send-reply';
 import { ImageHostOnly } from '../playback-host/served-on.guard';
@@ -12,7 +11,8 @@ const PLAYBACK_ID = /^[A-Za-z0-9]{1,255}$/;
 /**
  * The image host at {image_url} (IMAGE_PORT): Mux's image.mux.com paths. Its routes are registered before
  * the playback host's and answer only on the image port; everything else there falls through to the
- * playback host's controller, whose guard refuses it.
+ * playback host's controller, whose file routes refuse it and whose health check and CORS preflight
+ * answer on both ports.
  */
 @Controller()
 @UseFilters(PlaybackHostErrorFilter)
@@ -36,11 +36,6 @@ export class ImageHostController {
   @Head(':playbackId/storyboard.:ext')
   storyboard(@Param('playbackId') playbackId: string, @Param('ext') ext: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.serve(playbackId, `storyboard.${ext}`, req, res);
-  }
-
-  @Options(':playbackId/:file')
-  preflight(@Res() res: Response): void {
-    res.status(204).set(PREFLIGHT_HEADERS).end();
   }
 
   private async serve(playbackId: string, file: string, req: Request, res: Response): Promise<void> {

@@ -398,8 +398,10 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
       expect((await fetch(`${streamBase}/pubImg.m3u8`)).status).toBe(200);
       expect((await get('pubImg.m3u8')).status).toBe(404);
       expect((await get('healthz')).status).toBe(200);
-      const preflight = await fetch(`${imageBase}/pubImg/storyboard.vtt`, { method: 'OPTIONS' });
-      expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
+      for (const url of [`${imageBase}/pubImg/storyboard.vtt`, `${streamBase}/pubImg/high.mp4`, `${streamBase}/pubImg/360p/index.m3u8`]) {
+        const preflight = await fetch(url, { method: 'OPTIONS' });
+        expect([url, preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([url, 204, '*']);
+      }
     });
   });
 });
