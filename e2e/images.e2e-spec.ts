@@ -16,9 +16,13 @@ const FPS = 30;
 const SECONDS = 12;
 /** The frame number burnt into every frame (libs/testing's frame-barcode), big enough to read in a storyboard tile. */
 const BARCODE = { bits: 12, block: 40 };
+/** The source's size: the frame numbers are read at the scale of each image to it. */
+const WIDTH = 960;
+const HEIGHT = 540;
+const scaleOf = (width: number) => width / WIDTH;
 const burn = barcodeFilter({ input: '[0:v]', output: '[v]', value: 'N', ...BARCODE });
 
-/** The frame numbers a still or animated image shows, read at the image's scale of the 1280 px source. */
+/** The frame numbers a still or animated image shows, read at the image's scale of the source (`scaleOf`). */
 async function frameNumbers(dir: string, image: Buffer, scale: number, crop?: { x: number; y: number; w: number; h: number }): Promise<number[]> {
   const file = path.join(dir, `read-${Date.now()}-${Math.random()}`);
   fs.writeFileSync(file, image);
@@ -55,7 +59,7 @@ describe('images: thumbnails, animated images, storyboards', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-images-'));
     await run(FFMPEG, [
-      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=${FPS}:duration=${SECONDS}`],
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${WIDTH}x${HEIGHT}:rate=${FPS}:duration=${SECONDS}`],
       ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${SECONDS}`],
       ...['-filter_complex', burn, '-map', '[v]', '-map', '1:a', '-c:v', 'libx264', '-preset', 'veryfast', '-g', '60', '-pix_fmt', 'yuv420p'],
       ...['-c:a', 'aac', '-ac', '2', '-movflags', '+faststart', path.join(dir, 'source.mp4')],
@@ -84,11 +88,11 @@ describe('images: thumbnails, animated images, storyboards', () => {
     const at2 = await images.video.playback.thumbnail(asset.publicId, 'jpg', { time: 2 });
     expect(at2.headers.get('content-type')).toBe('image/jpeg');
     const jpg = await body(at2);
-    expect(await sizeOf(dir, jpg)).toBe('1280x720');
+    expect(await sizeOf(dir, jpg)).toBe(`${WIDTH}x${HEIGHT}`);
     expect(await frameNumbers(dir, jpg, 1)).toEqual([60]);
     const small = await body(await images.video.playback.thumbnail(asset.publicId, 'png', { time: 7.5, width: 320 }));
     expect([imageKind(small), await sizeOf(dir, small)]).toEqual(['png', '320x180']);
-    expect(await frameNumbers(dir, small, 0.25)).toEqual([225]);
+    expect(await frameNumbers(dir, small, scaleOf(320))).toEqual([225]);
     const cropped = await body(await images.video.playback.thumbnail(asset.publicId, 'webp', { time: 1, width: 200, height: 200, fit_mode: 'smartcrop' }));
     expect([imageKind(cropped), await sizeOf(dir, cropped)]).toEqual(['webp', '200x200']);
     const turned = await body(await images.video.playback.thumbnail(asset.publicId, 'jpg', { time: 1, rotate: 90, width: 180 }));
@@ -96,7 +100,7 @@ describe('images: thumbnails, animated images, storyboards', () => {
   });
 
   it('the default thumbnail is the asset’s thumbnail_time (PATCH), else its middle', async () => {
-    const middle = async () => frameNumbers(dir, await body(await fetch(imageUrl(`${asset.publicId}/thumbnail.jpg?width=640`))), 0.5);
+    const middle = async () => frameNumbers(dir, await body(await fetch(imageUrl(`${asset.publicId}/thumbnail.jpg?width=640`))), scaleOf(640));
     expect(await middle()).toEqual([180]);
     expect((await mux.video.assets.update(asset.id, { thumbnail_time: 3.5 })).thumbnail_time).toBe(3.5);
     expect(await middle()).toEqual([105]);
@@ -110,7 +114,7 @@ describe('images: thumbnails, animated images, storyboards', () => {
     const animation = gifAnimation(gif);
     expect(animation).toMatchObject({ width: 320, height: 180, loops: 0 });
     expect(animation.delaysMs).toEqual(Array(20).fill(100));
-    expect((await frameNumbers(dir, gif, 0.25)).slice(0, 3)).toEqual([120, 123, 126]);
+    expect((await frameNumbers(dir, gif, scaleOf(320))).slice(0, 3)).toEqual([120, 123, 126]);
     const webp = webpAnimation(await body(await images.video.playback.animated(asset.publicId, 'webp', { start: 0, end: 1 })));
     expect(webp).toMatchObject({ width: 320, height: 180 });
     expect(webp.delaysMs).toHaveLength(15);
@@ -140,7 +144,7 @@ describe('images: thumbnails, animated images, storyboards', () => {
     expect(await sizeOf(dir, sheet)).toBe('1280x1440');
     for (const cue of [cues[1], cues[26], cues[49]]) {
       const [x, y, w, h] = cue.xywh;
-      expect(await frameNumbers(dir, sheet, 0.2, { x, y, w, h })).toEqual([Math.round(cue.start * FPS)]);
+      expect(await frameNumbers(dir, sheet, scaleOf(256), { x, y, w, h })).toEqual([Math.round(cue.start * FPS)]);
     }
   });
 
@@ -149,7 +153,7 @@ describe('images: thumbnails, animated images, storyboards', () => {
       mux.jwt.signPlaybackId(asset.signedId, { keyId: key.id, keySecret: key.secret, type, expiration: '1h', ...(params ? { params } : {}) });
     const thumbnail = await images.video.playback.thumbnail(asset.signedId, 'jpg', { token: await sign('thumbnail', { time: '9', width: '640' }), time: 1 });
     expect(thumbnail.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
-    expect(await frameNumbers(dir, await body(thumbnail), 0.5)).toEqual([270]);
+    expect(await frameNumbers(dir, await body(thumbnail), scaleOf(640))).toEqual([270]);
     expect((await images.video.playback.animated(asset.signedId, 'gif', { token: await sign('gif'), end: 1 })).status).toBe(200);
     const storyboardToken = await sign('storyboard');
     const vtt = await images.video.playback.storyboardVtt(asset.signedId, { token: storyboardToken });
@@ -180,13 +184,15 @@ describe('images: thumbnails, animated images, storyboards', () => {
 
   it('a live stream’s playback id shows its live edge while an encoder pushes (latest=true), moving on with it', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0, latency_mode: 'reduced' });
-    const encoder = pushRtmp(stream.stream_key, { size: '1280x720', videoFilter: burn, gop: 30 });
+    const encoder = pushRtmp(stream.stream_key, { size: `${WIDTH}x${HEIGHT}`, videoFilter: burn, gop: 30 });
     const started = Date.now();
     try {
       const playbackId = stream.playback_ids![0].id;
       const latest = async () => {
         const res = await images.video.playback.thumbnail(playbackId, 'jpg', { latest: true, width: 640 }).catch(() => undefined);
-        return res && res.status === 200 ? { frame: (await frameNumbers(dir, await body(res), 0.5))[0], cache: res.headers.get('cache-control') } : undefined;
+        return res && res.status === 200
+          ? { frame: (await frameNumbers(dir, await body(res), scaleOf(640)))[0], cache: res.headers.get('cache-control') }
+          : undefined;
       };
       const first = await eventually(latest, (r) => r !== undefined, 30_000);
       expect(first?.cache).toBe('public, max-age=2');

@@ -20,7 +20,7 @@ import { FRONT_DOOR_CHROMIUM_ARGS, startTlsFrontDoor, TlsFrontDoor } from './sup
 
 jest.setTimeout(150_000);
 
-const SECONDS = 9;
+const SECONDS = 8;
 /** The asset's WebVTT text track. */
 const CUES = [
   { start: 0.5, end: 3.5, text: 'Mux Player shows this first caption' },
@@ -75,7 +75,8 @@ describe('Mux Player (@mux/mux-player) in Chromium', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-mux-player-'));
-    await makeClip(dir, 'clip', { seconds: SECONDS, width: 1280, height: 720, fps: 30 });
+    // 960x540: a ladder of three renditions (540p, 360p, 270p), quick to encode beside the other e2e files
+    await makeClip(dir, 'clip', { seconds: SECONDS, width: 960, height: 540, fps: 30 });
     fs.writeFileSync(path.join(dir, 'en.vtt'), VTT);
     files = await serveFiles(dir);
     const inputs = [
