@@ -52,7 +52,7 @@ describe('Mux Player (@mux/mux-player) in Chromium', () => {
   let frontDoor: TlsFrontDoor;
   let browser: Browser;
   let key: { id: string; secret: string };
-  const assets: Record<'public' | 'signed', { playbackId: string; heights: number[] }> = {} as never;
+  const assets: Record<'public' | 'signed', { assetId: string; playbackId: string; heights: number[] }> = {} as never;
 
   /** Heights of the master's variants once the ladder has replaced the quick source rendition and the text track is in it. */
   async function readyMaster(assetId: string, masterUrl: string): Promise<number[]> {
@@ -103,11 +103,13 @@ describe('Mux Player (@mux/mux-player) in Chromium', () => {
       readyMaster(publicAsset.id, streamUrl(`${publicId}.m3u8`)),
       readyMaster(signedAsset.id, streamUrl(`${signedId}.m3u8?token=${videoToken}`)),
     ]);
-    assets.public = { playbackId: publicId, heights: publicHeights };
-    assets.signed = { playbackId: signedId, heights: signedHeights };
+    assets.public = { assetId: publicAsset.id, playbackId: publicId, heights: publicHeights };
+    assets.signed = { assetId: signedAsset.id, playbackId: signedId, heights: signedHeights };
   });
 
   afterAll(async () => {
+    // deleting ends what the platform would still do for them, which would slow the next files
+    await Promise.all(Object.values(assets).map((a) => mux.video.assets.delete(a.assetId)));
     await browser?.close();
     await frontDoor?.close();
     await pages?.close();
