@@ -351,6 +351,19 @@ describe('image host over HTTP (real ffmpeg, fs object store, fake assets servic
       expect((await get(`sigImg/storyboard.jpg?token=${storyboardToken}`)).status).toBe(200);
     });
 
+    it('applies the playback restriction a token names, as for video: Referer checked on every image', async () => {
+      const restriction = await fakes.restrictions.create({
+        referrer: { allowed_domains: ['*.example.com'], allow_no_referrer: false },
+        user_agent: undefined,
+      });
+      const token = await sign('sigImg', 'thumbnail', { playback_restriction_id: restriction.id });
+      const without = await get(`sigImg/thumbnail.jpg?time=1&token=${token}`);
+      expect([without.status, (await errorOf(without)).messages]).toEqual([403, ['A Referer header is required by the playback restriction']]);
+      const elsewhere = await get(`sigImg/thumbnail.jpg?time=1&token=${token}`, { referer: 'https://evil.test/page' });
+      expect([elsewhere.status, (await errorOf(elsewhere)).messages]).toEqual([403, ['The Referer domain is not allowed by the playback restriction']]);
+      expect((await get(`sigImg/thumbnail.jpg?time=1&token=${token}`, { referer: 'https://www.example.com/watch' })).status).toBe(200);
+    });
+
     it('refuses a missing token, another audience, another playback id, or an expired one with 403 and the reason', async () => {
       const reasons = async (p: string) => {
         const res = await get(p);
