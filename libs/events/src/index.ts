@@ -12,3 +12,4 @@ export * from './outbox-relay';
 export * from './outbox.migrations';
 export * from './processed-events';
 export * from './unit-of-work';
+export * from './data-streams';
