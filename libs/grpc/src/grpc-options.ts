@@ -5,9 +5,10 @@ import { HEALTH_PROTO, PROTO_LOADER_OPTIONS, PROTO_ROOT, SERVICE_PROTOS } from '
 
 function protoFiles(name: ServiceName): { packages: string[]; files: string[] } {
   const own = SERVICE_PROTOS[name];
+  const more: readonly string[] = 'more' in own ? own.more : [];
   return {
     packages: [own.package, HEALTH_PROTO.package],
-    files: [own.file, HEALTH_PROTO.file].map((f) => path.join(PROTO_ROOT, f)),
+    files: [own.file, ...more, HEALTH_PROTO.file].map((f) => path.join(PROTO_ROOT, f)),
   };
 }
 

@@ -9,6 +9,7 @@ export * as uploads from './gen/uploads/v1/uploads';
 export * as spaces from './gen/spaces/v1/spaces';
 export * as webInputs from './gen/web_inputs/v1/web_inputs';
 export * as analytics from './gen/analytics/v1/analytics';
+export * as deliveryUsage from './gen/analytics/v1/delivery_usage';
 export * as transcoder from './gen/transcoder/v1/transcoder';
 export * as webhooks from './gen/webhooks/v1/webhooks';
 export * from './service-protos';
