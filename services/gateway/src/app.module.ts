@@ -20,6 +20,7 @@ import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { LiveStreamsModule } from './live-streams/live-streams.module';
+import { DataModule } from './data/data.module';
 
 @Module({})
 export class AppModule implements NestModule {
@@ -44,6 +45,7 @@ export class AppModule implements NestModule {
         PlaybackIdsModule,
         UploadsModule,
         LiveStreamsModule,
+        DataModule,
         NotImplementedModule,
       ],
       providers: [

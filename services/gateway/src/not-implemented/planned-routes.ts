@@ -58,16 +58,9 @@ export const PLANNED_RESOURCES: PlannedResource[] = [
     ],
   },
   {
-    what: 'Data API endpoints',
+    what: 'Data API metrics',
     owner: 'analytics',
     routes: [
-      r('GET', '/data/v1/video-views'),
-      r('GET', '/data/v1/video-views/:VIDEO_VIEW_ID'),
-      r('GET', '/data/v1/errors'),
-      r('GET', '/data/v1/filters'),
-      r('GET', '/data/v1/filters/:FILTER_ID'),
-      r('GET', '/data/v1/exports'),
-      r('GET', '/data/v1/exports/views'),
       r('GET', '/data/v1/metrics/comparison'),
       r('GET', '/data/v1/metrics/:METRIC_ID/breakdown'),
       r('GET', '/data/v1/metrics/:METRIC_ID/overall'),

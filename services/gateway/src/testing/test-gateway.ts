@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig, PlatformConfig, SERVICE_NAMES } from '@platform/config';
-import { assets, health, live, playbackAuth, uploads } from '@platform/proto';
+import { analytics, assets, health, live, playbackAuth, uploads } from '@platform/proto';
 import { Observable, of, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { AccessTokenRepository } from '../access-tokens/access-token.repository';
@@ -13,6 +13,7 @@ import { ASSETS_CLIENT } from '../assets/assets-client';
 import { STATIC_RENDITIONS_CLIENT } from '../assets/static-renditions-client';
 import { UPLOADS_CLIENT } from '../uploads/uploads-client';
 import { LIVE_STREAMS_CLIENT } from '../live-streams/live-streams-client';
+import { ANALYTICS_CLIENT } from '../data/video-views.controller';
 import { HEALTH_CLIENTS, HealthClients } from '../health/health-clients';
 import { PLAYBACK_RESTRICTIONS_CLIENT } from '../playback-restrictions/playback-restrictions.controller';
 import { setupGateway } from '../setup-gateway';
@@ -115,6 +116,7 @@ export class TestGateway {
     'getSimulcastTarget',
     'deleteSimulcastTarget',
   ]);
+  readonly analytics = mockClient<analytics.AnalyticsServiceClient>(['listVideoViews', 'getVideoView', 'listErrors', 'listDimensionValues', 'listViewExports']);
   readonly health = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, { check: jest.fn(() => of({ status: health.HealthCheckResponse_ServingStatus.SERVING })) }]),
   ) as unknown as Record<keyof HealthClients, { check: jest.Mock }>;
@@ -150,6 +152,8 @@ export class TestGateway {
       .useValue(gateway.uploads)
       .overrideProvider(LIVE_STREAMS_CLIENT)
       .useValue(gateway.liveStreams)
+      .overrideProvider(ANALYTICS_CLIENT)
+      .useValue(gateway.analytics)
       .overrideProvider(HEALTH_CLIENTS)
       .useValue(gateway.health)
       .compile();

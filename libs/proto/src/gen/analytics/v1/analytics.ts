@@ -7,38 +7,107 @@
 /* eslint-disable */
 import { GrpcMethod, GrpcStreamMethod } from "@nestjs/microservices";
 import { Observable } from "rxjs";
-import { IdRequest, PageRequest } from "../../platform/common/v1/common";
+import { Empty, IdRequest } from "../../platform/common/v1/common";
 
-export interface VideoView {
-  id: string;
-  view_start: string;
-  view_end: string;
+export interface Timeframe {
+  /** Unix seconds; start inclusive, end exclusive. */
+  start: number;
+  end: number;
 }
 
-export interface VideoViewList {
-  items: VideoView[];
-  total_row_count: number;
+export interface DimensionFilter {
+  /** A dimension name of spec 001 §1 (aliases already resolved). */
+  dimension: string;
+  value: string;
+  /** `!dimension:value`: views without that value. */
+  negate: boolean;
 }
 
-/** Data API (document 001): not implemented yet; every method answers UNIMPLEMENTED. */
+export interface MetricFilter {
+  metric: string;
+  /** One of >= <= > < = != */
+  operator: string;
+  value: number;
+}
+
+export interface DataQuery {
+  timeframe: Timeframe | undefined;
+  filters: DimensionFilter[];
+  metric_filters: MetricFilter[];
+}
+
+export interface ListVideoViewsRequest {
+  query: DataQuery | undefined;
+  limit: number;
+  page: number;
+  /** asc | desc (by view_end) */
+  order_direction: string;
+  viewer_id?:
+    | string
+    | undefined;
+  /** An error_type_id, or `any`. */
+  error_id?: string | undefined;
+}
+
+export interface ListDimensionValuesRequest {
+  dimension: string;
+  query: DataQuery | undefined;
+  limit: number;
+  page: number;
+}
+
+export interface DataRows {
+  /** The JSON of the response's `data` (an array, or an object for a single view). */
+  data_json: string;
+  /** Unset for single objects (the envelope's `total_row_count: null`). */
+  total_row_count?: number | undefined;
+}
+
+/**
+ * The Data API's views, errors, dimensions and exports (spec 001 §2.1–2.3, §4). The gateway has
+ * validated and resolved the query (timeframe as epoch seconds, filters parsed); the rows come back
+ * as the public JSON the gateway puts under `data`, made by this service's one mapper per shape.
+ */
 
 export interface AnalyticsServiceClient {
-  listVideoViews(request: PageRequest): Observable<VideoViewList>;
+  listVideoViews(request: ListVideoViewsRequest): Observable<DataRows>;
 
-  getVideoView(request: IdRequest): Observable<VideoView>;
+  getVideoView(request: IdRequest): Observable<DataRows>;
+
+  listErrors(request: DataQuery): Observable<DataRows>;
+
+  listDimensionValues(request: ListDimensionValuesRequest): Observable<DataRows>;
+
+  listViewExports(request: Empty): Observable<DataRows>;
 }
 
-/** Data API (document 001): not implemented yet; every method answers UNIMPLEMENTED. */
+/**
+ * The Data API's views, errors, dimensions and exports (spec 001 §2.1–2.3, §4). The gateway has
+ * validated and resolved the query (timeframe as epoch seconds, filters parsed); the rows come back
+ * as the public JSON the gateway puts under `data`, made by this service's one mapper per shape.
+ */
 
 export interface AnalyticsServiceController {
-  listVideoViews(request: PageRequest): Promise<VideoViewList> | Observable<VideoViewList> | VideoViewList;
+  listVideoViews(request: ListVideoViewsRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
 
-  getVideoView(request: IdRequest): Promise<VideoView> | Observable<VideoView> | VideoView;
+  getVideoView(request: IdRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
+
+  listErrors(request: DataQuery): Promise<DataRows> | Observable<DataRows> | DataRows;
+
+  listDimensionValues(request: ListDimensionValuesRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
+
+  listViewExports(request: Empty): Promise<DataRows> | Observable<DataRows> | DataRows;
 }
 
 export function AnalyticsServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["listVideoViews", "getVideoView"];
+    const grpcMethods: string[] = [
+      "listVideoViews",
+      "getVideoView",
+      "listErrors",
+      "listDimensionValues",
+      "listViewExports",
+    ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("AnalyticsService", method)(constructor.prototype[method], method, descriptor);
