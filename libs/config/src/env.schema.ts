@@ -59,6 +59,8 @@ export const envSchema = z.object({
   S3_BUCKET: z.string().default('video-platform'),
   S3_REGION: z.string().default('us-east-1'),
   CLICKHOUSE_URL: url(['http:', 'https:']),
+  DELIVERY_USAGE_LAG_SECONDS: z.coerce.number().int().min(0).max(90 * 24 * 60 * 60).default(12 * 60 * 60),
+  DELIVERY_REPORT_MS: positiveInt(10_000),
 
   GRPC_BIND_HOST: z.string().default('127.0.0.1'),
   ...grpcUrls,

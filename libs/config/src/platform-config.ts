@@ -41,6 +41,11 @@ export interface PlatformConfig {
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   /** Undefined means embedded chDB under dataDir. */
   clickhouseUrl?: string;
+  /**
+   * Delivery usage: `lagSeconds` is how long before the request the reportable window ends (Mux: 12 h;
+   * 0 in tests to see fresh deliveries); `reportMs` how often the playback host reports what it served.
+   */
+  deliveryUsage: { lagSeconds: number; reportMs: number };
   grpcBindHost: string;
   grpcUrls: Record<ServiceName, string>;
   rateLimit: { perSecond: number; burst: number };
@@ -133,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
         ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY, secretKey: e.S3_SECRET_KEY, bucket: e.S3_BUCKET, region: e.S3_REGION }
         : undefined,
     clickhouseUrl: e.CLICKHOUSE_URL,
+    deliveryUsage: { lagSeconds: e.DELIVERY_USAGE_LAG_SECONDS, reportMs: e.DELIVERY_REPORT_MS },
     grpcBindHost: e.GRPC_BIND_HOST,
     grpcUrls,
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
