@@ -34,6 +34,12 @@ export const envSchema = z.object({
   IMAGE_PORT: port(8083),
   IMAGE_BASE_URL: url(['http:', 'https:']),
   IMAGE_RENDER_CONCURRENCY: positiveInt(2),
+  COLLECTOR_PORT: port(8084),
+  COLLECTOR_MAX_BODY_BYTES: positiveInt(512 * 1024),
+  COLLECTOR_MAX_EVENTS: positiveInt(300),
+  COLLECTOR_MAX_KEYS: positiveInt(500),
+  COLLECTOR_MAX_VALUE_CHARS: positiveInt(8 * 1024),
+  COLLECTOR_TRUST_PROXY: bool(false),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./.data'),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
@@ -110,6 +116,11 @@ export function crossVariableProblems(env: NodeJS.ProcessEnv): string[] {
   pair('ACCESS_TOKEN_ID', 'ACCESS_TOKEN_SECRET');
   pair('WEBHOOK_URL', 'WEBHOOK_SECRET');
   if ((env.IMAGE_PORT ?? '8083').trim() === (env.STREAM_PORT ?? '8081').trim()) problems.push('IMAGE_PORT: must differ from STREAM_PORT');
+  const httpPorts = { API_PORT: '8080', STREAM_PORT: '8081', UPLOAD_PORT: '8082', IMAGE_PORT: '8083' };
+  const collectorPort = (env.COLLECTOR_PORT ?? '8084').trim();
+  for (const [name, fallback] of Object.entries(httpPorts)) {
+    if ((env[name] ?? fallback).trim() === collectorPort) problems.push(`COLLECTOR_PORT: must differ from ${name}`);
+  }
   if (set('S3_ENDPOINT') && (!set('S3_ACCESS_KEY') || !set('S3_SECRET_KEY'))) {
     problems.push('S3_ACCESS_KEY: S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT');
   }

@@ -31,6 +31,38 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ IMAGE_RENDER_CONCURRENCY: '0' })).toThrow(/IMAGE_RENDER_CONCURRENCY/);
   });
 
+  it('takes the beacon collector port and limits, the port apart from the other HTTP ports', () => {
+    expect(loadConfig({}).collector).toEqual({
+      port: 8084,
+      maxBodyBytes: 512 * 1024,
+      maxEventsPerPost: 300,
+      maxKeysPerEvent: 500,
+      maxValueChars: 8192,
+      trustProxy: false,
+    });
+    const env = {
+      COLLECTOR_PORT: '9084',
+      COLLECTOR_MAX_BODY_BYTES: '1000',
+      COLLECTOR_MAX_EVENTS: '10',
+      COLLECTOR_MAX_KEYS: '20',
+      COLLECTOR_MAX_VALUE_CHARS: '30',
+      COLLECTOR_TRUST_PROXY: 'true',
+    };
+    expect(loadConfig(env).collector).toEqual({
+      port: 9084,
+      maxBodyBytes: 1000,
+      maxEventsPerPost: 10,
+      maxKeysPerEvent: 20,
+      maxValueChars: 30,
+      trustProxy: true,
+    });
+    expect(() => loadConfig({ COLLECTOR_PORT: '8083' })).toThrow(/COLLECTOR_PORT: must differ from IMAGE_PORT/);
+    expect(() => loadConfig({ COLLECTOR_PORT: '8080' })).toThrow(/COLLECTOR_PORT: must differ from API_PORT/);
+    expect(() => loadConfig({ STREAM_PORT: '9000', COLLECTOR_PORT: '9000' })).toThrow(/COLLECTOR_PORT: must differ from STREAM_PORT/);
+    expect(() => loadConfig({ UPLOAD_PORT: '9001', COLLECTOR_PORT: '9001' })).toThrow(/COLLECTOR_PORT/);
+    expect(() => loadConfig({ COLLECTOR_MAX_EVENTS: '0' })).toThrow(/COLLECTOR_MAX_EVENTS/);
+  });
+
   it('takes a Kafka namespace of topic-safe characters', () => {
     expect(loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_NAMESPACE: 'tenant-1' }).kafka).toEqual({
       brokers: ['k:9092'],

@@ -14,6 +14,12 @@ export interface PlatformConfig {
    * `renderConcurrency`: images one process renders at once (each an ffmpeg run); more wait their turn.
    */
   images: { port: number; baseUrl?: string; renderConcurrency: number };
+  /**
+   * The beacon collector (mux-embed's `beaconCollectionDomain`), served by the analytics service on a port of its own.
+   * Larger bodies are refused (413); more events per POST or keys per event are malformed (400); longer string values are
+   * cut to `maxValueChars`. `trustProxy`: take the client address from X-Forwarded-For (behind a proxy that sets it).
+   */
+  collector: { port: number; maxBodyBytes: number; maxEventsPerPost: number; maxKeysPerEvent: number; maxValueChars: number; trustProxy: boolean };
   rtmpPort: number;
   /** UDP port of the SRT ingest. */
   srtPort: number;
@@ -110,6 +116,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       port: e.IMAGE_PORT,
       ...(e.IMAGE_BASE_URL ? { baseUrl: e.IMAGE_BASE_URL.replace(/\/+$/, '') } : {}),
       renderConcurrency: e.IMAGE_RENDER_CONCURRENCY,
+    },
+    collector: {
+      port: e.COLLECTOR_PORT,
+      maxBodyBytes: e.COLLECTOR_MAX_BODY_BYTES,
+      maxEventsPerPost: e.COLLECTOR_MAX_EVENTS,
+      maxKeysPerEvent: e.COLLECTOR_MAX_KEYS,
+      maxValueChars: e.COLLECTOR_MAX_VALUE_CHARS,
+      trustProxy: e.COLLECTOR_TRUST_PROXY,
     },
     rtmpPort: e.RTMP_PORT,
     srtPort: e.SRT_PORT,
