@@ -1,0 +1,52 @@
+import { Controller } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import { analytics, common } from '@platform/proto';
+import { DimensionValuesQuery } from './dimension-values.query';
+import { ErrorsQuery } from './errors.query';
+import { VideoViewsQuery } from './video-views.query';
+import { VIEW_EXPORTS_LISTER, ViewExportsLister } from './view-exports-lister';
+import { Inject } from '@nestjs/common';
+
+const rows = (data: unknown, total?: number): analytics.DataRows => ({
+  data_json: JSON.stringify(data),
+  ...(total === undefined ? {} : { total_row_count: total }),
+});
+
+/** The Data API's RPCs (proto/analytics/v1/analytics.proto). */
+@Controller()
+export class AnalyticsGrpcController {
+  constructor(
+    private readonly views: VideoViewsQuery,
+    private readonly errors: ErrorsQuery,
+    private readonly dimensionValues: DimensionValuesQuery,
+    @Inject(VIEW_EXPORTS_LISTER) private readonly exports: ViewExportsLister,
+  ) {}
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListVideoViews')
+  async listVideoViews(request: analytics.ListVideoViewsRequest): Promise<analytics.DataRows> {
+    const page = await this.views.list(request);
+    return rows(page.rows, page.total);
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'GetVideoView')
+  async getVideoView(request: common.IdRequest): Promise<analytics.DataRows> {
+    return rows(await this.views.get(request.id));
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListErrors')
+  async listErrors(request: analytics.DataQuery): Promise<analytics.DataRows> {
+    const list = await this.errors.list(request);
+    return rows(list, list.length);
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListDimensionValues')
+  async listDimensionValues(request: analytics.ListDimensionValuesRequest): Promise<analytics.DataRows> {
+    const page = await this.dimensionValues.list(request);
+    return rows(page.rows, page.total);
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListViewExports')
+  async listViewExports(): Promise<analytics.DataRows> {
+    return rows(await this.exports.listExportDays());
+  }
+}
