@@ -6,6 +6,7 @@ import { assets, live } from '@platform/proto';
 import { StorageModule } from '@platform/storage';
 import { PlaybackRestrictionsModule } from '../playback-restrictions/playback-restrictions.module';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
+import { DeliveryMeteringModule } from './delivery-metering.module';
 import { DownloadLookup, STATIC_RENDITIONS_SERVICE } from './download-lookup';
 import { DownloadsService } from './downloads.service';
 import { PlaybackAccessService } from './playback-access.service';
@@ -23,6 +24,7 @@ const LIVE_CLIENT = 'grpc-client:live';
     SigningKeysModule,
     PlaybackRestrictionsModule,
     StorageModule.forRoot(),
+    DeliveryMeteringModule,
     // the channel connects on the first lookup, so the assets service may start later
     ClientsModule.registerAsync([
       { name: ASSETS_CLIENT, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => grpcClientOptions('assets', config) },

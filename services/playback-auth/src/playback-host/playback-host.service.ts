@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assetKeys, OBJECT_STORE, ObjectNotFoundError, ObjectStore } from '@platform/storage';
+import { DeliveryMeter } from './delivery-meter';
 import { PlaybackAccess, PlaybackAccessService, PlaybackRequest } from './playback-access.service';
 import { PlaybackError } from './playback-error';
 import { PlaybackGrants } from './playback-grants';
 import { cacheControl, PlaybackFile } from './playback-headers';
 import { rewriteMasterPlaylist, rewriteMediaPlaylist } from './playlist-rewrite';
+import { SegmentCatalog } from './segment-catalog';
 import { withTrackRenditions } from './track-renditions';
 import { FileRequestHeaders, storedFileReply } from './stored-object-reply';
 
@@ -33,6 +35,8 @@ export class PlaybackHostService {
     @Inject(PlaybackAccessService) private readonly access: PlaybackAccessService,
     @Inject(PlaybackGrants) private readonly grants: PlaybackGrants,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(SegmentCatalog) private readonly catalog: SegmentCatalog,
+    @Inject(DeliveryMeter) private readonly meter: DeliveryMeter,
   ) {}
 
   /**
@@ -44,7 +48,9 @@ export class PlaybackHostService {
   async master(request: PlaybackRequest): Promise<PlaybackReply> {
     const access = await this.access.authorize(request);
     const liveEdge = access.liveEdge ? await this.playlist(access, LIVE_EDGE_MASTER).catch(() => undefined) : undefined;
-    const stored = liveEdge ?? withTrackRenditions(await this.playlist(access, 'master.m3u8'), access.renditions ?? []);
+    const master = liveEdge ?? (await this.playlist(access, 'master.m3u8'));
+    this.catalog.learnMaster(access.assetId, master);
+    const stored = liveEdge ?? withTrackRenditions(master, access.renditions ?? []);
     return this.playlistReply('master', access, rewriteMasterPlaylist(stored, access.playbackId, this.access.grantFor(access)));
   }
 
@@ -52,6 +58,7 @@ export class PlaybackHostService {
   async variant(request: PlaybackRequest, variant: string): Promise<PlaybackReply> {
     const access = await this.access.authorizeChild(request);
     const stored = await this.playlist(access, `${variant}/index.m3u8`);
+    this.catalog.learnMedia(access.assetId, variant, stored);
     // a child reached with a token instead of a grant hands its segments a fresh grant
     const grant = request.grant ?? this.access.grantFor(access);
     return this.playlistReply('variant', access, rewriteMediaPlaylist(stored, grant));
@@ -65,7 +72,17 @@ export class PlaybackHostService {
       name: segment,
       cacheControl: cacheControl('segment', access.signed, this.grants.seconds),
     };
-    return storedFileReply(this.store, file, headers, head, () => fileNotFound(`${variant}/${segment}`));
+    const reply = await storedFileReply(this.store, file, headers, head, () => fileNotFound(`${variant}/${segment}`));
+    if (!head) this.meterSegment(access, variant, segment, reply);
+    return reply;
+  }
+
+  /** Delivery usage: a segment's bytes and (its share of) media seconds, when it is sent (200 or 206). */
+  private meterSegment(access: PlaybackAccess, folder: string, name: string, reply: PlaybackReply): void {
+    if (reply.status !== 200 && reply.status !== 206) return;
+    const bytes = Number(reply.headers['content-length'] ?? 0);
+    const total = Number(/\/(\d+)$/.exec(reply.headers['content-range'] ?? '')?.[1] ?? bytes);
+    this.meter.segmentServed({ playbackId: access.playbackId, assetId: access.assetId, folder, name, bytes, share: total > 0 ? bytes / total : 1 });
   }
 
   private async playlist(access: PlaybackAccess, path: string): Promise<string> {
