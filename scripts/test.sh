@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every level of tests against real servers, as CI runs them.
-#   unit → integration (real Postgres + Kafka + S3) → e2e embedded (`npm start` semantics)
+#   unit → integration (real Postgres + Kafka + S3 + ClickHouse's engine over HTTP) → e2e embedded (`npm start` semantics)
 #   beside e2e production mode (one process per service on Postgres + Kafka + S3).
 # The servers are installed and started by scripts/infra/*.sh (cached under .cache/).
 set -euo pipefail
@@ -13,11 +13,12 @@ stop_infra() {
   bash scripts/infra/kafka.sh stop >/dev/null 2>&1 || true
   bash scripts/infra/s3.sh stop >/dev/null 2>&1 || true
   bash scripts/infra/postgres.sh stop >/dev/null 2>&1 || true
+  bash scripts/infra/clickhouse.sh stop >/dev/null 2>&1 || true
 }
 trap stop_infra EXIT
 
-echo "== starting Postgres, Kafka and S3 (S3Proxy), fetching helm, ffmpeg, Chromium, the speech recognizer and Schemathesis (background) while building"
-(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice && bash scripts/infra/schemathesis.sh) > .cache/infra-start.log 2>&1 &
+echo "== starting Postgres, Kafka, S3 (S3Proxy) and ClickHouse (chDB over HTTP), fetching helm, ffmpeg, Chromium, the speech recognizer and Schemathesis (background) while building"
+(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/clickhouse.sh start && bash scripts/infra/helm.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice && bash scripts/infra/schemathesis.sh) > .cache/infra-start.log 2>&1 &
 infra_pid=$!
 
 echo "== build"
@@ -41,9 +42,12 @@ TEST_KAFKA_BROKERS=$(bash scripts/infra/kafka.sh brokers)
 TEST_S3_ENDPOINT=$(bash scripts/infra/s3.sh endpoint)
 TEST_S3_ACCESS_KEY=$(bash scripts/infra/s3.sh access-key)
 TEST_S3_SECRET_KEY=$(bash scripts/infra/s3.sh secret-key)
-export TEST_DATABASE_URL TEST_KAFKA_BROKERS TEST_S3_ENDPOINT TEST_S3_ACCESS_KEY TEST_S3_SECRET_KEY
+# The ClickHouse server's URL without a database: each test file and each production-mode e2e
+# platform appends a database of its own (/<name>, created by the store), so runs never collide.
+TEST_CLICKHOUSE_URL=$(bash scripts/infra/clickhouse.sh url)
+export TEST_DATABASE_URL TEST_KAFKA_BROKERS TEST_S3_ENDPOINT TEST_S3_ACCESS_KEY TEST_S3_SECRET_KEY TEST_CLICKHOUSE_URL
 
-echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS, S3 $TEST_S3_ENDPOINT)"
+echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS, S3 $TEST_S3_ENDPOINT, ClickHouse $TEST_CLICKHOUSE_URL)"
 jest integration --selectProjects integration --runInBand
 
 # The two e2e runs go side by side: each boots a platform of its own (free ports, its own data
