@@ -78,7 +78,6 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
     for (const [method, path] of [
       ['GET', '/video/v1/web-inputs'],
       ['GET', '/video/v1/spaces'],
-      ['GET', '/video/v1/delivery-usage'],
       ['GET', '/data/v1/video-views'],
     ] as const) {
       const res = await api(method, path);

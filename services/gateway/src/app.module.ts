@@ -7,6 +7,7 @@ import { AccessGuard } from './access-tokens/access.guard';
 import { AccessTokensModule } from './access-tokens/access-tokens.module';
 import { AssetsModule } from './assets/assets.module';
 import { gatewayDatabase } from './database-options';
+import { DeliveryUsageModule } from './delivery-usage/delivery-usage.module';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { GrpcClientsModule } from './grpc-clients/grpc-clients.module';
 import { HealthzModule } from './health/healthz.module';
@@ -45,6 +46,7 @@ export class AppModule implements NestModule {
         PlaybackIdsModule,
         UploadsModule,
         LiveStreamsModule,
+        DeliveryUsageModule,
         DataModule,
         NotImplementedModule,
       ],

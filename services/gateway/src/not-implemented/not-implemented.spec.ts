@@ -11,7 +11,6 @@ describe('routes of services not built yet', () => {
   it.each([
     ['POST', '/video/v1/spaces/s1/broadcasts/b1/start', 'Spaces are not implemented yet (service: spaces)'],
     ['PUT', '/video/v1/web-inputs/w1/launch', 'Web inputs are not implemented yet (service: web-inputs)'],
-    ['GET', '/video/v1/delivery-usage', 'Delivery usage reports are not implemented yet (service: analytics)'],
     ['GET', '/data/v1/metrics/views/overall', 'Data API metrics are not implemented yet (service: analytics)'],
     ['GET', '/data/v1/metrics/views/breakdown', 'Data API metrics are not implemented yet (service: analytics)'],
   ])('%s %s → 501 naming the owner', async (method, path, message) => {

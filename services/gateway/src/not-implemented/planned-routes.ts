@@ -24,11 +24,6 @@ const r = (method: HttpMethod, path: string): PlannedRoute => ({ method, path })
  */
 export const PLANNED_RESOURCES: PlannedResource[] = [
   {
-    what: 'Delivery usage reports',
-    owner: 'analytics',
-    routes: [r('GET', '/video/v1/delivery-usage')],
-  },
-  {
     what: 'Web inputs',
     owner: 'web-inputs',
     routes: [
