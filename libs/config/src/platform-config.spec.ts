@@ -140,6 +140,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes the collector base URL (default from COLLECTOR_PORT) and the view export settings', () => {
+    expect(loadConfig({}).collectorBaseUrl).toBe('http://localhost:8084');
+    expect(loadConfig({ COLLECTOR_PORT: '9084' }).collectorBaseUrl).toBe('http://localhost:9084');
+    expect(loadConfig({ COLLECTOR_BASE_URL: 'https://beacons.example.com/' }).collectorBaseUrl).toBe('https://beacons.example.com');
+    expect(loadConfig({}).viewExports).toEqual({ urlSecret: undefined, urlSeconds: 3600, retentionDays: 7, checkMs: 300_000 });
+    const env = { EXPORT_URL_SECRET: 's', EXPORT_URL_SECONDS: '60', EXPORT_RETENTION_DAYS: '3', EXPORT_CHECK_MS: '1000' };
+    expect(loadConfig(env).viewExports).toEqual({ urlSecret: 's', urlSeconds: 60, retentionDays: 3, checkMs: 1000 });
+    expect(() => loadConfig({ EXPORT_RETENTION_DAYS: '0' })).toThrow(/EXPORT_RETENTION_DAYS/);
+  });
+
   it('creates the bootstrap token only when both halves are set', () => {
     expect(loadConfig({ ACCESS_TOKEN_ID: 'id', ACCESS_TOKEN_SECRET: 's' }).bootstrapToken).toEqual({ id: 'id', secret: 's' });
   });
