@@ -1,0 +1,10 @@
+export * from './views.module';
+export * from './views.migrations';
+export * from './views.options';
+export * from './view-row';
+export * from './view-event';
+export * from './view-errors';
+export * from './view-builder';
+export * from './view-repository';
+export * from './playback-id-resolver';
+export { VIEWS_CONSUMER_GROUP } from './views.consumer';
