@@ -164,6 +164,14 @@ describe('charts/video-platform', () => {
     }
   });
 
+  it('analytics exposes the beacon collector 8084, matching COLLECTOR_PORT on every pod', () => {
+    expect(byName(objects, 'Service', 't-analytics').spec!.ports).toContainEqual(
+      expect.objectContaining({ name: 'collector', port: 8084, targetPort: 'collector' }),
+    );
+    expect(container(byName(objects, 'Deployment', 't-analytics')).ports).toContainEqual(expect.objectContaining({ name: 'collector', containerPort: 8084 }));
+    for (const d of ofKind(objects, 'Deployment')) expect(container(d).env).toContainEqual({ name: 'COLLECTOR_PORT', value: '8084' });
+  });
+
   it.each(SERVICE_NAMES)('%s: production-mode env points every *_GRPC_URL at the matching Service name and port', (name) => {
     const c = container(byName(objects, 'Deployment', `t-${name}`));
     const env = Object.fromEntries(c.env.map((e) => [e.name, e.value]));
