@@ -39,7 +39,7 @@ export class DeliveryAssetProjection {
     const asset = event.data;
     const occurredAt = Date.parse(event.occurred_at);
     const deleted = event.type === 'video.asset.deleted';
-    const row: DeliveryAssetRow & { version: number } = {
+    const row: Record<string, unknown> & DeliveryAssetRow & { version: number } = {
       asset_id: event.object.id,
       version: occurredAt,
       status: deleted ? 'deleted' : asset.status,

@@ -46,7 +46,9 @@ export class DeliveryMeter {
     if (facts) return this.add(at, served, facts);
     const resolving = this.catalog
       .resolve(served.assetId, served.folder, served.name)
-      .then((found) => found && this.add(at, served, found))
+      .then((found) => {
+        if (found) this.add(at, served, found);
+      })
       .catch((err: unknown) => this.logger.warn(`a delivery went uncounted: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => this.resolving.delete(resolving));
     this.resolving.add(resolving);
