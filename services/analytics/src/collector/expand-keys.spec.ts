@@ -1,5 +1,5 @@
 import { expandKey, expandKeys, MUX_EMBED_KEYS } from './expand-keys';
-import committed from './mux-embed-keys.json';
+import { MUX_EMBED_DICTIONARY as committed } from './mux-embed-keys';
 import { FIXTURE_NAMES, loadFixture, minifyKey } from './testing/beacon-fixtures';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,4 +1,4 @@
-import dictionary from './mux-embed-keys.json';
+import { MUX_EMBED_DICTIONARY } from './mux-embed-keys';
 
 /**
  * mux-embed's tables (scripts/mux-embed-dictionary.js extracts them from the installed package):
@@ -9,7 +9,7 @@ export interface KeyDictionary {
   words: Readonly<Record<string, string>>;
 }
 
-export const MUX_EMBED_KEYS: KeyDictionary = dictionary;
+export const MUX_EMBED_KEYS: KeyDictionary = MUX_EMBED_DICTIONARY;
 
 /**
  * The later words of a minified key, read from `rest`: a 2-letter code, a run of digits (integer
