@@ -14,6 +14,8 @@ export interface RunningPlatform {
   streamUrl: string;
   /** The image host ({image_url}): thumbnails, animated images, storyboards. */
   imageUrl: string;
+  /** The analytics host: the mux-embed beacon collector (`POST /`) and export downloads. */
+  collectorUrl: string;
   tokenId: string;
   tokenSecret: string;
   env: Record<string, string>;
@@ -35,6 +37,7 @@ async function portsEnv(): Promise<Record<string, string>> {
     SRT_PORT: String(await freePort()),
     UPLOAD_PORT: String(await freePort()),
     IMAGE_PORT: String(await freePort()),
+    COLLECTOR_PORT: String(await freePort()),
   };
   for (const s of SERVICES) env[`${s.envPrefix}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
   return env;
@@ -94,6 +97,9 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_SECOND: '1000',
     RATE_LIMIT_BURST: '1000',
+    // delivery usage without the 12-hour reporting lag, reported each second: tests read it at once
+    DELIVERY_USAGE_LAG_SECONDS: '0',
+    DELIVERY_REPORT_MS: '1000',
     ...extraEnv,
   };
   if (mode === 'production') {
@@ -116,6 +122,8 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     const run = `e2e-${Date.now()}-${process.pid}`;
     env.S3_BUCKET = run;
     env.KAFKA_NAMESPACE = run;
+    const clickhouse = process.env.TEST_CLICKHOUSE_URL;
+    if (clickhouse) env.CLICKHOUSE_URL = `${clickhouse.replace(/\/+$/, '')}/${run.replace(/-/g, '_')}`;
   }
   const script = mode === 'embedded' ? 'scripts/start.js' : 'scripts/start-services.js';
   const logFile = path.join(dataDir, `platform-${Date.now()}.log`);
@@ -161,6 +169,7 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     baseUrl,
     streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`,
     imageUrl: `http://127.0.0.1:${env.IMAGE_PORT}`,
+    collectorUrl: `http://127.0.0.1:${env.COLLECTOR_PORT}`,
     tokenId: env.ACCESS_TOKEN_ID,
     tokenSecret: env.ACCESS_TOKEN_SECRET,
     env,

@@ -65,13 +65,22 @@ export const envSchema = z.object({
   S3_BUCKET: z.string().default('video-platform'),
   S3_REGION: z.string().default('us-east-1'),
   CLICKHOUSE_URL: url(['http:', 'https:']),
-  DELIVERY_USAGE_LAG_SECONDS: z.coerce.number().int().min(0).max(90 * 24 * 60 * 60).default(12 * 60 * 60),
+  DELIVERY_USAGE_LAG_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(90 * 24 * 60 * 60)
+    .default(12 * 60 * 60),
   DELIVERY_REPORT_MS: positiveInt(10_000),
+  VIEW_SILENCE_SECONDS: positiveInt(60 * 60),
+  VIEW_SWEEP_SECONDS: positiveInt(60),
+  VIEW_STATE_CACHE_SIZE: positiveInt(20_000),
   COLLECTOR_BASE_URL: url(['http:', 'https:']),
   EXPORT_URL_SECRET: optionalText,
   EXPORT_URL_SECONDS: positiveInt(60 * 60),
   EXPORT_RETENTION_DAYS: positiveInt(7),
   EXPORT_CHECK_MS: positiveInt(5 * 60_000),
+  EXPORT_INCLUDE_TODAY: bool(false),
 
   GRPC_BIND_HOST: z.string().default('127.0.0.1'),
   ...grpcUrls,

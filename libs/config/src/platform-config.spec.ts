@@ -140,13 +140,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes the view builder settings in seconds', () => {
+    expect(loadConfig({}).views).toEqual({ silenceMs: 3_600_000, sweepIntervalMs: 60_000, cacheSize: 20_000 });
+    expect(loadConfig({ VIEW_SILENCE_SECONDS: '5', VIEW_SWEEP_SECONDS: '1', VIEW_STATE_CACHE_SIZE: '10' }).views).toEqual({
+      silenceMs: 5000,
+      sweepIntervalMs: 1000,
+      cacheSize: 10,
+    });
+    expect(() => loadConfig({ VIEW_SILENCE_SECONDS: '0' })).toThrow(/VIEW_SILENCE_SECONDS/);
+  });
+
   it('takes the collector base URL (default from COLLECTOR_PORT) and the view export settings', () => {
     expect(loadConfig({}).collectorBaseUrl).toBe('http://localhost:8084');
     expect(loadConfig({ COLLECTOR_PORT: '9084' }).collectorBaseUrl).toBe('http://localhost:9084');
     expect(loadConfig({ COLLECTOR_BASE_URL: 'https://beacons.example.com/' }).collectorBaseUrl).toBe('https://beacons.example.com');
-    expect(loadConfig({}).viewExports).toEqual({ urlSecret: undefined, urlSeconds: 3600, retentionDays: 7, checkMs: 300_000 });
-    const env = { EXPORT_URL_SECRET: 's', EXPORT_URL_SECONDS: '60', EXPORT_RETENTION_DAYS: '3', EXPORT_CHECK_MS: '1000' };
-    expect(loadConfig(env).viewExports).toEqual({ urlSecret: 's', urlSeconds: 60, retentionDays: 3, checkMs: 1000 });
+    expect(loadConfig({}).viewExports).toEqual({ urlSecret: undefined, urlSeconds: 3600, retentionDays: 7, checkMs: 300_000, includeToday: false });
+    const env = { EXPORT_URL_SECRET: 's', EXPORT_URL_SECONDS: '60', EXPORT_RETENTION_DAYS: '3', EXPORT_CHECK_MS: '1000', EXPORT_INCLUDE_TODAY: 'true' };
+    expect(loadConfig(env).viewExports).toEqual({ urlSecret: 's', urlSeconds: 60, retentionDays: 3, checkMs: 1000, includeToday: true });
     expect(() => loadConfig({ EXPORT_RETENTION_DAYS: '0' })).toThrow(/EXPORT_RETENTION_DAYS/);
   });
 

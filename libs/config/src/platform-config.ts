@@ -52,13 +52,15 @@ export interface PlatformConfig {
    * 0 in tests to see fresh deliveries); `reportMs` how often the playback host reports what it served.
    */
   deliveryUsage: { lagSeconds: number; reportMs: number };
+  /** The view builder: a view silent this long is closed as dropped (VIEW_SILENCE_SECONDS), the sweep interval, views kept in memory. */
+  views: { silenceMs: number; sweepIntervalMs: number; cacheSize: number };
   /** Public base URL of the analytics service's HTTP port (COLLECTOR_PORT): beacons and export downloads. */
   collectorBaseUrl: string;
   /**
    * Daily view exports: download URLs signed with `urlSecret` (unset: a key kept under DATA_DIR/secrets), valid
    * `urlSeconds`; days kept `retentionDays`; the scheduler looks for a missing day every `checkMs`.
    */
-  viewExports: { urlSecret?: string; urlSeconds: number; retentionDays: number; checkMs: number };
+  viewExports: { urlSecret?: string; urlSeconds: number; retentionDays: number; checkMs: number; includeToday: boolean };
   grpcBindHost: string;
   grpcUrls: Record<ServiceName, string>;
   rateLimit: { perSecond: number; burst: number };
@@ -160,12 +162,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
         : undefined,
     clickhouseUrl: e.CLICKHOUSE_URL,
     deliveryUsage: { lagSeconds: e.DELIVERY_USAGE_LAG_SECONDS, reportMs: e.DELIVERY_REPORT_MS },
+    views: { silenceMs: e.VIEW_SILENCE_SECONDS * 1000, sweepIntervalMs: e.VIEW_SWEEP_SECONDS * 1000, cacheSize: e.VIEW_STATE_CACHE_SIZE },
     collectorBaseUrl: (e.COLLECTOR_BASE_URL ?? `http://localhost:${e.COLLECTOR_PORT}`).replace(/\/+$/, ''),
     viewExports: {
       urlSecret: e.EXPORT_URL_SECRET,
       urlSeconds: e.EXPORT_URL_SECONDS,
       retentionDays: e.EXPORT_RETENTION_DAYS,
       checkMs: e.EXPORT_CHECK_MS,
+      includeToday: e.EXPORT_INCLUDE_TODAY,
     },
     grpcBindHost: e.GRPC_BIND_HOST,
     grpcUrls,

@@ -1,4 +1,4 @@
-import { createServer, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { applyHttpServerTimeouts, drainHttpServer, LISTEN_BACKLOG } from '@platform/grpc';
 import type { CollectorHandler } from './collector-handler';
@@ -6,12 +6,28 @@ import type { CollectorHandler } from './collector-handler';
 /** A whole beacon POST must arrive within this (a public port: slow senders do not hold sockets forever). */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** The collector's own HTTP server (not the Nest app's): plain node:http, so no body parser or router sits on the hot path. */
+/** Other routes of the analytics host, tried first under their prefix: resolves true when it answered. */
+export interface AnalyticsHostRoute {
+  prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+}
+
+/**
+ * The collector's own HTTP server (not the Nest app's): plain node:http, so no body parser or router
+ * sits on the hot path. `routes` (export downloads) are matched by prefix before the beacons.
+ */
 export class CollectorServer {
   private readonly server: Server;
 
-  constructor(handler: CollectorHandler) {
-    this.server = createServer(handler.handle);
+  constructor(handler: CollectorHandler, routes: readonly AnalyticsHostRoute[] = []) {
+    this.server = createServer((req, res) => {
+      const route = routes.find((r) => req.url?.startsWith(r.prefix));
+      if (!route) return handler.handle(req, res);
+      route.handle(req, res).then(
+        (done) => done || handler.handle(req, res),
+        (err: unknown) => res.destroy(err instanceof Error ? err : new Error(String(err))),
+      );
+    });
     applyHttpServerTimeouts(this.server, { requestTimeoutMs: REQUEST_TIMEOUT_MS });
   }
 

@@ -1,12 +1,20 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ViewExportsService } from '../exports/view-exports.service';
 import { AnalyticsGrpcController } from './analytics.grpc-controller';
 import { DimensionValuesQuery } from './dimension-values.query';
 import { ErrorsQuery } from './errors.query';
 import { VideoViewsQuery } from './video-views.query';
+import { VIEW_EXPORTS_LISTER } from './view-exports-lister';
 
-/** The Data API's reads over ClickHouse (needs ANALYTICS_STORE and VIEW_EXPORTS_LISTER from the app). */
-@Module({
-  controllers: [AnalyticsGrpcController],
-  providers: [VideoViewsQuery, ErrorsQuery, DimensionValuesQuery],
-})
-export class DataApiModule {}
+/** The Data API's reads over ClickHouse (needs ANALYTICS_STORE) and the exports list of `viewExports`. */
+@Module({})
+export class DataApiModule {
+  static forRoot(viewExports: DynamicModule): DynamicModule {
+    return {
+      module: DataApiModule,
+      imports: [viewExports],
+      controllers: [AnalyticsGrpcController],
+      providers: [VideoViewsQuery, ErrorsQuery, DimensionValuesQuery, { provide: VIEW_EXPORTS_LISTER, useExisting: ViewExportsService }],
+    };
+  }
+}

@@ -22,6 +22,7 @@ export function viewExportsOptionsOf(config: PlatformConfig, options: ViewExport
     urlSeconds: config.viewExports.urlSeconds,
     retentionDays: config.viewExports.retentionDays,
     checkMs: config.viewExports.checkMs,
+    includeToday: config.viewExports.includeToday,
     settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
     pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
     workDir: path.join(config.dataDir, 'tmp', 'view-exports'),

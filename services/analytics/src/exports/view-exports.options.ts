@@ -13,6 +13,8 @@ export interface ViewExportsOptions {
    * (plus a sweep) after their last beacon, and a view's `view_end` is its last activity.
    */
   settleMs: number;
+  /** Also keep an export of the current UTC day so far, rewritten at every check (EXPORT_INCLUDE_TODAY: previews, tests). */
+  includeToday: boolean;
   /** Views per store query. */
   pageSize: number;
   /** Where a file is written before it is put into the object store (on DATA_DIR: a hard link, no copy). */

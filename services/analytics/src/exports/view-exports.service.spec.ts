@@ -28,6 +28,7 @@ describe('ViewExportsService', () => {
       urlSeconds: 3600,
       retentionDays: 7,
       checkMs: 60_000,
+      includeToday: false,
       settleMs: 0,
       pageSize: 2,
       workDir: path.join(root, 'tmp'),
@@ -67,6 +68,15 @@ describe('ViewExportsService', () => {
     store.views.push(view('b', '2026-03-09 02:00:00.000'));
     await service.exportDay('2026-03-09');
     expect(readExport(await objects.getBuffer('analytics/exports/views/2026-03-09/v1.csv.gz')).rows).toHaveLength(2);
+  });
+
+  it('with includeToday, also rewrites the current day so far at every check', async () => {
+    options.includeToday = true;
+    const service = serviceOn(new PagingViewsStore([view('today', '2026-03-10 09:00:00.000')]));
+    const today = '2026-03-10';
+    expect((await service.exportMissingDays(now)).slice(-1)).toEqual([today]);
+    expect(await service.exportMissingDays(now)).toEqual([today]);
+    expect(readExport(await objects.getBuffer(`analytics/exports/views/${today}/v1.csv.gz`)).rows.map((r) => r.view_id)).toEqual(['today']);
   });
 
   it('exports the missing retained days, writes a header-only file for a day without views, and lists them newest first', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { OBJECT_STORE, ObjectStore } from '@platform/storage';
 import { ANALYTICS_STORE, AnalyticsStore } from '../clickhouse/analytics-store.port';
-import { ExportDate, dayBounds, oldestRetainedDay, retainedDays } from './export-day';
+import { ExportDate, dayBounds, oldestRetainedDay, retainedDays, utcDayOf } from './export-day';
 import { EXPORT_VERSION, VIEW_EXPORTS_PREFIX, exportDayPrefix, exportFileName, exportKey, parseExportFile, parseExportKey } from './export-keys';
 import { ExportUrlSigner, UrlCheck } from './export-url-signer';
 import { VIEW_EXPORTS_OPTIONS, ViewExportsOptions } from './view-exports.options';
@@ -94,6 +94,7 @@ export class ViewExportsService {
     const missing = retainedDays(nowMs, this.options.retentionDays, this.options.settleMs)
       .filter((date) => !stored.get(date)?.includes(EXPORT_VERSION))
       .reverse();
+    if (this.options.includeToday) missing.push(utcDayOf(nowMs));
     for (const date of missing) await this.exportDay(date);
     return missing;
   }

@@ -3,7 +3,6 @@ import { ViewMetrics } from './view-metrics';
 import { smoothnessScore, startupTimeScore, tradeoff, videoQualityScore, viewerExperienceScore } from './view-scores';
 import { VIEW_COLUMN_TYPES } from './view-row';
 import { VIEW_MIGRATIONS } from './views.migrations';
-import { viewsOptionsFromEnv } from './views.options';
 
 const played = (m: Partial<ViewMetrics>) => ({ watched: true, ...m }) as ViewMetrics;
 
@@ -45,13 +44,5 @@ describe('views migrations', () => {
     const ddl = VIEW_MIGRATIONS.flatMap((m) => m.statements).join('\n');
     for (const [column, type] of Object.entries(VIEW_COLUMN_TYPES)) expect(ddl).toContain(`  ${column} ${type}`);
     expect(VIEW_MIGRATIONS.every((m) => m.version >= 100 && m.version <= 199)).toBe(true);
-  });
-});
-
-describe('viewsOptionsFromEnv', () => {
-  it('reads seconds, defaults to Mux’s 60 min, names a bad variable', () => {
-    expect(viewsOptionsFromEnv({})).toMatchObject({ silenceMs: 3_600_000, sweepIntervalMs: 60_000 });
-    expect(viewsOptionsFromEnv({ VIEW_SILENCE_SECONDS: '5', VIEW_SWEEP_SECONDS: '1' })).toMatchObject({ silenceMs: 5000, sweepIntervalMs: 1000 });
-    expect(() => viewsOptionsFromEnv({ VIEW_SILENCE_SECONDS: '-1' })).toThrow(/VIEW_SILENCE_SECONDS/);
   });
 });
