@@ -100,6 +100,9 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     // delivery usage without the 12-hour reporting lag, reported each second: tests read it at once
     DELIVERY_USAGE_LAG_SECONDS: '0',
     DELIVERY_REPORT_MS: '1000',
+    // a today-so-far view export, rewritten every 2 s: the exports test reads the views it just made
+    EXPORT_INCLUDE_TODAY: 'true',
+    EXPORT_CHECK_MS: '2000',
     ...extraEnv,
   };
   if (mode === 'production') {
