@@ -1,3 +1,4 @@
+import { resolutionTierOfPixels } from '@platform/media';
 import { assets } from '@platform/proto';
 import { GeneratedSubtitles, GeneratedTrackStatuses, generatedTextTracks } from './generated-subtitles';
 
@@ -51,7 +52,7 @@ export function recordProbeRequest(assetId: string, facts: RecordingFacts): asse
     asset_id: assetId,
     duration,
     max_stored_resolution: !video ? 'Audio only' : height < 720 ? 'SD' : height < 1080 ? 'HD' : height < 2160 ? 'FHD' : 'UHD',
-    resolution_tier: !video ? 'audio-only' : pixels <= 921_600 ? '720p' : pixels <= 2_073_600 ? '1080p' : pixels <= 4_194_304 ? '1440p' : '2160p',
+    resolution_tier: !video ? 'audio-only' : resolutionTierOfPixels(pixels),
     ...(video?.frameRate ? { max_stored_frame_rate: video.frameRate } : {}),
     ...(video ? { aspect_ratio: `${video.width / divisor}:${video.height / divisor}` } : {}),
     tracks,

@@ -1,4 +1,5 @@
-import { gcd, fitToTier, storedResolutionName, tierOfPixels } from './resolution';
+import { resolutionTierOfPixels } from '@platform/media';
+import { gcd, fitToTier, storedResolutionName } from './resolution';
 import {
   FfprobeOutput,
   FfprobeStream,
@@ -74,7 +75,7 @@ export function interpretProbe(probe: FfprobeOutput, options: InterpretOptions =
   }
 
   const standard = Object.keys(reasons).length === 0;
-  const tier = stored ? minTier(tierOfPixels(stored.width * stored.height), cap) : 'audio-only';
+  const tier = stored ? minTier(resolutionTierOfPixels(stored.width * stored.height), cap) : 'audio-only';
   return {
     ok: true,
     asset: {

@@ -1,27 +1,15 @@
-import { MaxResolutionTier, MaxStoredResolution, ResolutionTier } from './probe.types';
+import { MaxResolutionTier, MaxStoredResolution } from './probe.types';
 
-/** Pixel-count bounds of each tier, as spec 000 §2.11 bills them (tier_720p up to 921,600, …). */
-const TIER_MAX_PIXELS: Record<Exclude<ResolutionTier, 'audio-only'>, number> = {
-  '720p': 921_600,
-  '1080p': 2_073_600,
-  '1440p': 4_194_304,
-  '2160p': Number.POSITIVE_INFINITY,
-};
-const VIDEO_TIERS = ['720p', '1080p', '1440p', '2160p'] as const;
 /**
  * Largest frame kept for a capped tier, by pixel count: the tier's own 16:9 frame (1920x1080, 2560x1440,
- * 3840x2160), so a 16:9 source above the cap becomes exactly that rendition. (The 1440p billing bound,
- * 4,194,304 pixels, would make a 4K source 2730x1536.)
+ * 3840x2160), so a 16:9 source above the cap becomes exactly that rendition. (The 1440p billing bound of
+ * `resolutionTierOfPixels` in @platform/media, 4,194,304 pixels, would make a 4K source 2730x1536.)
  */
 const CAP_PIXELS: Record<MaxResolutionTier, number> = {
   '1080p': 1920 * 1080,
   '1440p': 2560 * 1440,
   '2160p': 3840 * 2160,
 };
-
-export function tierOfPixels(pixels: number): Exclude<ResolutionTier, 'audio-only'> {
-  return VIDEO_TIERS.find((tier) => pixels <= TIER_MAX_PIXELS[tier]) ?? '2160p';
-}
 
 export function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
