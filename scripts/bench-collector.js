@@ -3,6 +3,7 @@
 // POSTs and beacon events per second one collector accepts and its p50/p99 latency, with the in-process bus and one
 // consumer taking every batch. Each POST is the largest captured mux-embed POST of a view (playback events,
 // hls.js requestcompleted events and all) under a view id of its own, sent by `CONCURRENCY` keep-alive clients.
+// Returns the expanded batches the consumer took and the accepted rate, for the view builder's bench (bench-views.js).
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -29,7 +30,12 @@ async function benchCollector() {
 
   const bus = new InProcessBus();
   let consumed = 0;
-  await bus.subscribe({ group: 'bench', topics: [dataTopicOf(BEACONS_STREAM)], handle: async (e) => void (consumed += e.data.events.length) });
+  const batches = [];
+  const take = async (e) => {
+    consumed += e.data.events.length;
+    batches.push(e.data);
+  };
+  await bus.subscribe({ group: 'bench', topics: [dataTopicOf(BEACONS_STREAM)], handle: take });
   await bus.start();
   const handler = new CollectorHandler(bus, loadConfig({}).collector);
   const server = new CollectorServer(handler, []);
@@ -68,6 +74,7 @@ async function benchCollector() {
   );
   console.log(`  events consumed from the bus by the end: ${consumed}`);
   if (failures) process.exitCode = 1;
+  return { batches, eventsPerSecond: (POSTS * eventsPerPost) / seconds };
 }
 
 module.exports = { benchCollector };

@@ -8,8 +8,10 @@
 //   - images: thumbnails cold and cached, a storyboard, animated GIFs of a 10 min 1080p asset (scripts/bench-images.js)
 //   - uploads, live latency and concurrency, generated live subtitles (bench-uploads, bench-live, bench-captions)
 //   - the API under open-loop load at fixed offered rates (bench-api, bench-load)
+//   - analytics: beacons/s one collector accepts and its p50/p99 latency, then the view builder's rate on those
+//     beacons into embedded chDB (bench-collector, bench-views; in this process, after the platform has stopped)
 // `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part;
-// `-- images` only the image part.
+// `-- images` only the image part; `-- collector` only the collector and view builder part (no platform started).
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, execSync } = require('node:child_process');
@@ -26,6 +28,7 @@ const { benchUploads, prepareUploadSource } = require('./bench-uploads');
 const { benchLive, prepareLiveSource } = require('./bench-live');
 const { benchCaptions, prepareCaptionsSource } = require('./bench-captions');
 const { benchApi, prepareApiSource } = require('./bench-api');
+const { benchCollectorAndViews } = require('./bench-views');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -77,6 +80,7 @@ async function load(baseUrl, name, total, concurrency, request, expectedStatus =
 
 async function main() {
   execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
+  if (process.argv.includes('collector')) return benchCollectorAndViews();
   const apiOnly = process.argv.includes('api');
   const mp4Only = process.argv.includes('mp4');
   const imagesOnly = process.argv.includes('images');
@@ -190,6 +194,7 @@ async function main() {
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  if (!skip('collector')) await benchCollectorAndViews();
 }
 
 main().catch((err) => {
