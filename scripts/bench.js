@@ -106,6 +106,7 @@ async function main() {
   env.API_PORT = String(await freePort());
   env.STREAM_PORT = String(await freePort());
   env.IMAGE_PORT = String(await freePort());
+  env.COLLECTOR_PORT = String(await freePort());
   env.UPLOAD_PORT = String(await freePort());
   env.RTMP_PORT = String(await freePort());
   env.SRT_PORT = String(await freePort());

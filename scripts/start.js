@@ -69,6 +69,7 @@ async function main() {
         `  API (base_url):        http://localhost:${config.apiPort}`,
         `  Playback (stream_url): http://localhost:${config.streamPort}`,
         `  Images (image_url):    http://localhost:${config.images.port}`,
+        `  Beacons (mux-embed):   ${config.collectorBaseUrl} (its beaconCollectionDomain)`,
         `  Direct uploads:        ${config.uploads.baseUrl}/upload/{id} (the url of each upload)`,
         `  Data directory:        ${config.dataDir}`,
         `  Health:                http://localhost:${config.apiPort}/healthz`,
