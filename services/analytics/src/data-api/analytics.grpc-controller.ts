@@ -6,11 +6,14 @@ import { ErrorsQuery } from './errors.query';
 import { VideoViewsQuery } from './video-views.query';
 import { VIEW_EXPORTS_LISTER, ViewExportsLister } from './view-exports-lister';
 import { Inject } from '@nestjs/common';
+import { MetricReply, MetricsQuery } from '../metrics/metrics.query';
 
 const rows = (data: unknown, total?: number): analytics.DataRows => ({
   data_json: JSON.stringify(data),
   ...(total === undefined ? {} : { total_row_count: total }),
 });
+
+const metricRows = (reply: MetricReply): analytics.MetricRows => ({ ...rows(reply.data, reply.total), meta: reply.meta });
 
 /** The Data API's RPCs (proto/analytics/v1/analytics.proto). */
 @Controller()
@@ -20,6 +23,7 @@ export class AnalyticsGrpcController {
     private readonly errors: ErrorsQuery,
     private readonly dimensionValues: DimensionValuesQuery,
     @Inject(VIEW_EXPORTS_LISTER) private readonly exports: ViewExportsLister,
+    private readonly metrics: MetricsQuery,
   ) {}
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListVideoViews')
@@ -48,5 +52,20 @@ export class AnalyticsGrpcController {
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListViewExports')
   async listViewExports(): Promise<analytics.DataRows> {
     return rows(await this.exports.listExportDays());
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'GetMetricOverall')
+  async getMetricOverall(request: analytics.MetricRequest): Promise<analytics.MetricRows> {
+    return metricRows(await this.metrics.overall(request));
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListMetricBreakdown')
+  async listMetricBreakdown(request: analytics.MetricBreakdownRequest): Promise<analytics.MetricRows> {
+    return metricRows(await this.metrics.breakdown(request));
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListMetricTimeseries')
+  async listMetricTimeseries(request: analytics.MetricTimeseriesRequest): Promise<analytics.MetricRows> {
+    return metricRows(await this.metrics.timeseries(request));
   }
 }

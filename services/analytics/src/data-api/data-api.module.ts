@@ -3,6 +3,7 @@ import { ViewExportsService } from '../exports/view-exports.service';
 import { AnalyticsGrpcController } from './analytics.grpc-controller';
 import { DimensionValuesQuery } from './dimension-values.query';
 import { ErrorsQuery } from './errors.query';
+import { MetricsQuery } from '../metrics/metrics.query';
 import { VideoViewsQuery } from './video-views.query';
 import { VIEW_EXPORTS_LISTER } from './view-exports-lister';
 
@@ -14,7 +15,7 @@ export class DataApiModule {
       module: DataApiModule,
       imports: [viewExports],
       controllers: [AnalyticsGrpcController],
-      providers: [VideoViewsQuery, ErrorsQuery, DimensionValuesQuery, { provide: VIEW_EXPORTS_LISTER, useExisting: ViewExportsService }],
+      providers: [VideoViewsQuery, ErrorsQuery, DimensionValuesQuery, MetricsQuery, { provide: VIEW_EXPORTS_LISTER, useExisting: ViewExportsService }],
     };
   }
 }

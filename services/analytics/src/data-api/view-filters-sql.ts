@@ -12,14 +12,16 @@ export interface ViewFilterSql {
 const OPERATORS = new Set(['>=', '<=', '>', '<', '=', '!=']);
 
 /**
- * The closed views whose `view_end` lies in the timeframe (spec 001: lists and QoE metrics read
- * view end), narrowed by `filters[]` and `metric_filters[]`. Every value is a bound parameter;
- * only names from fixed tables (dimension and metric expressions, operators) enter the text.
+ * The closed views whose `view_end` (or, for engagement metrics, `view_start`) lies in the
+ * timeframe (spec 001: lists and QoE metrics read view end), narrowed by `filters[]` and
+ * `metric_filters[]`. Every value is a bound parameter; only names from fixed tables (dimension
+ * and metric expressions, operators) enter the text.
  */
-export function viewFilterSql(query: analytics.DataQuery | undefined): ViewFilterSql {
+export function viewFilterSql(query: analytics.DataQuery | undefined, basis: 'view_end' | 'view_start' = 'view_end'): ViewFilterSql {
   const timeframe = query?.timeframe;
   if (!timeframe) throw DomainError.invalid('timeframe is required');
-  const clauses = ['view_end IS NOT NULL', 'view_end >= fromUnixTimestamp64Milli({tf_start:Int64})', 'view_end < fromUnixTimestamp64Milli({tf_end:Int64})'];
+  const column = basis === 'view_start' ? 'view_start' : 'view_end';
+  const clauses = ['view_end IS NOT NULL', `${column} >= fromUnixTimestamp64Milli({tf_start:Int64})`, `${column} < fromUnixTimestamp64Milli({tf_end:Int64})`];
   const params: Record<string, string | number> = { tf_start: timeframe.start * 1000, tf_end: timeframe.end * 1000 };
   (query?.filters ?? []).forEach((filter, i) => {
     const expression = dimensionExpression(filter.dimension);

@@ -63,6 +63,52 @@ export interface DataRows {
   total_row_count?: number | undefined;
 }
 
+export interface MetricRequest {
+  metric_id: string;
+  /** 95th | median | avg | count | sum; unset: the metric's default. */
+  measurement?: string | undefined;
+  query: DataQuery | undefined;
+}
+
+export interface MetricBreakdownRequest {
+  metric:
+    | MetricRequest
+    | undefined;
+  /** A dimension name (aliases already resolved). */
+  group_by: string;
+  /** negative_impact | value | views | field */
+  order_by: string;
+  /** asc | desc */
+  order_direction: string;
+  limit: number;
+  page: number;
+}
+
+export interface MetricTimeseriesRequest {
+  metric:
+    | MetricRequest
+    | undefined;
+  /** minute | ten_minutes | hour | day; unset: by the timeframe (spec 001 rule 2). */
+  group_by?:
+    | string
+    | undefined;
+  /** asc | desc (by interval time) */
+  order_direction: string;
+}
+
+export interface MetricMeta {
+  /** view_end (quality of experience) or view_start (engagement) */
+  aggregation: string;
+  granularity?: string | undefined;
+}
+
+export interface MetricRows {
+  /** The JSON of the response's `data`. */
+  data_json: string;
+  total_row_count?: number | undefined;
+  meta: MetricMeta | undefined;
+}
+
 /**
  * The Data API's views, errors, dimensions and exports (spec 001 §2.1–2.3, §4). The gateway has
  * validated and resolved the query (timeframe as epoch seconds, filters parsed); the rows come back
@@ -79,6 +125,17 @@ export interface AnalyticsServiceClient {
   listDimensionValues(request: ListDimensionValuesRequest): Observable<DataRows>;
 
   listViewExports(request: Empty): Observable<DataRows>;
+
+  /**
+   * Metrics (spec 001 §2.4): the gateway has checked the metric id; the measurement and
+   * group_by are checked here against the metric catalogue.
+   */
+
+  getMetricOverall(request: MetricRequest): Observable<MetricRows>;
+
+  listMetricBreakdown(request: MetricBreakdownRequest): Observable<MetricRows>;
+
+  listMetricTimeseries(request: MetricTimeseriesRequest): Observable<MetricRows>;
 }
 
 /**
@@ -97,6 +154,17 @@ export interface AnalyticsServiceController {
   listDimensionValues(request: ListDimensionValuesRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
 
   listViewExports(request: Empty): Promise<DataRows> | Observable<DataRows> | DataRows;
+
+  /**
+   * Metrics (spec 001 §2.4): the gateway has checked the metric id; the measurement and
+   * group_by are checked here against the metric catalogue.
+   */
+
+  getMetricOverall(request: MetricRequest): Promise<MetricRows> | Observable<MetricRows> | MetricRows;
+
+  listMetricBreakdown(request: MetricBreakdownRequest): Promise<MetricRows> | Observable<MetricRows> | MetricRows;
+
+  listMetricTimeseries(request: MetricTimeseriesRequest): Promise<MetricRows> | Observable<MetricRows> | MetricRows;
 }
 
 export function AnalyticsServiceControllerMethods() {
@@ -107,6 +175,9 @@ export function AnalyticsServiceControllerMethods() {
       "listErrors",
       "listDimensionValues",
       "listViewExports",
+      "getMetricOverall",
+      "listMetricBreakdown",
+      "listMetricTimeseries",
     ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);

@@ -1,0 +1,112 @@
+import { analytics } from '@platform/proto';
+import { DomainError } from '@platform/errors';
+import { dimensionExpression } from '../data-api/view-expressions';
+import { viewFilterSql } from '../data-api/view-filters-sql';
+import { Measurement, MetricDefinition } from './metric-catalogue';
+
+export interface MetricSql {
+  sql: string;
+  params: Record<string, string | number>;
+}
+
+export const GRANULARITY_SECONDS = { minute: 60, ten_minutes: 600, hour: 3_600, day: 86_400 } as const;
+export type Granularity = keyof typeof GRANULARITY_SECONDS;
+
+export const BREAKDOWN_ORDERS = { negative_impact: 'negative_impact', value: 'value', views: 'views', field: 'field' } as const;
+
+/**
+ * The metric's aggregate over the inner rows (`v` the per-view value, `rn`/`rd` a ratio's parts);
+ * NULL when no view has a value (ClickHouse would give nan or 0).
+ */
+export function aggregateExpression(definition: MetricDefinition, measurement: Measurement): string {
+  const aggregate = {
+    count: definition.distinct ? 'uniqExact(v)' : 'count()',
+    sum: 'sum(v)',
+    avg: definition.ratio ? 'sum(rn) / nullIf(sum(rd), 0)' : 'avg(v)',
+    median: 'quantileExact(0.5)(v)',
+    '95th': 'quantileExact(0.95)(v)',
+  }[measurement];
+  return `if(count() = 0, NULL, toFloat64(${aggregate}))`;
+}
+
+/** The counted views of the query's window and filters, one row each: `v`, `wt`, `pt` (+ `rn`, `rd`, and `extra`). */
+function countedViews(definition: MetricDefinition, query: analytics.DataQuery | undefined, extra: string[] = []): MetricSql {
+  const filter = viewFilterSql(query, definition.basis);
+  const columns = [`${definition.value} AS v`, 'ifNull(watch_time, 0) AS wt', 'ifNull(view_playing_time, 0) AS pt', ...extra];
+  if (definition.ratio) columns.push(`ifNull(${definition.ratio.numerator}, 0) AS rn`, `ifNull(${definition.ratio.denominator}, 0) AS rd`);
+  return { sql: `SELECT ${columns.join(', ')} FROM views FINAL WHERE ${filter.where} AND (${definition.counted})`, params: filter.params };
+}
+
+const TOTALS = 'count() AS views, sum(wt) AS total_watch_time, sum(pt) AS total_playing_time';
+
+/** One row: `views`, `total_watch_time`, `total_playing_time`, `value`. */
+export function overallSql(definition: MetricDefinition, measurement: Measurement, query: analytics.DataQuery | undefined): MetricSql {
+  const inner = countedViews(definition, query);
+  return { sql: `SELECT ${TOTALS}, ${aggregateExpression(definition, measurement)} AS value FROM (${inner.sql})`, params: inner.params };
+}
+
+export interface BreakdownOptions {
+  dimension: string;
+  orderBy: keyof typeof BREAKDOWN_ORDERS;
+  direction: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+  /** The value over all groups and the number of views: the reference of negative impact. */
+  overall: number | null;
+  totalViews: number;
+}
+
+/**
+ * One row per dimension value: totals, value, and negative impact (ours: how much the group drags
+ * the overall value the wrong way, weighted by its share of views), with `total_groups`.
+ */
+export function breakdownSql(
+  definition: MetricDefinition,
+  measurement: Measurement,
+  query: analytics.DataQuery | undefined,
+  options: BreakdownOptions,
+): MetricSql {
+  const dimension = dimensionExpression(options.dimension);
+  if (!dimension) throw DomainError.invalid(`group_by: ${options.dimension} is not a dimension`);
+  const inner = countedViews(definition, query, [`ifNull(${dimension}, '') AS field`]);
+  const sign = definition.worse === null || options.overall === null || options.totalViews === 0 ? 0 : definition.worse === 'higher' ? 1 : -1;
+  const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
+  const sql = `SELECT field, views, total_watch_time, total_playing_time, value,
+         if(value IS NULL, 0, (value - {bd_overall:Float64}) * {bd_sign:Int8} * views / {bd_total:Float64}) AS negative_impact,
+         count() OVER () AS total_groups
+  FROM (SELECT field, ${TOTALS}, ${aggregateExpression(definition, measurement)} AS value FROM (${inner.sql}) GROUP BY field)
+  ORDER BY ${BREAKDOWN_ORDERS[options.orderBy]} ${direction} NULLS LAST, views DESC, field ASC
+  LIMIT {bd_limit:UInt32} OFFSET {bd_offset:UInt32}`;
+  return {
+    sql,
+    params: {
+      ...inner.params,
+      bd_overall: options.overall ?? 0,
+      bd_sign: sign,
+      bd_total: Math.max(options.totalViews, 1),
+      bd_limit: options.limit,
+      bd_offset: options.offset,
+    },
+  };
+}
+
+/** One row per interval that has views: `t` (epoch seconds of its start), `views`, `value`. */
+export function timeseriesSql(
+  definition: MetricDefinition,
+  measurement: Measurement,
+  query: analytics.DataQuery | undefined,
+  granularity: Granularity,
+): MetricSql {
+  const inner = countedViews(definition, query, [`toUnixTimestamp(toDateTime(${definition.basis}, 'UTC')) AS ts`]);
+  const sql = `SELECT intDiv(ts, {ts_step:UInt32}) * {ts_step:UInt32} AS t, count() AS views, ${aggregateExpression(definition, measurement)} AS value
+  FROM (${inner.sql}) GROUP BY t ORDER BY t`;
+  return { sql, params: { ...inner.params, ts_step: GRANULARITY_SECONDS[granularity] } };
+}
+
+/** Spec 001 rule 2: ≤ 6 h → ten_minutes; ≤ 15 days → hour; longer → day. */
+export function defaultGranularity(timeframe: { start: number; end: number }): Granularity {
+  const seconds = timeframe.end - timeframe.start;
+  if (seconds <= 6 * 3_600) return 'ten_minutes';
+  if (seconds <= 15 * 86_400) return 'hour';
+  return 'day';
+}
