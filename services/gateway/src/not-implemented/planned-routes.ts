@@ -55,13 +55,7 @@ export const PLANNED_RESOURCES: PlannedResource[] = [
   {
     what: 'Data API metrics',
     owner: 'analytics',
-    routes: [
-      r('GET', '/data/v1/metrics/comparison'),
-      r('GET', '/data/v1/metrics/:METRIC_ID/breakdown'),
-      r('GET', '/data/v1/metrics/:METRIC_ID/overall'),
-      r('GET', '/data/v1/metrics/:METRIC_ID/insights'),
-      r('GET', '/data/v1/metrics/:METRIC_ID/timeseries'),
-    ],
+    routes: [r('GET', '/data/v1/metrics/comparison'), r('GET', '/data/v1/metrics/:METRIC_ID/insights')],
   },
 ];
 

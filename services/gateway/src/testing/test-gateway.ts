@@ -116,7 +116,16 @@ export class TestGateway {
     'getSimulcastTarget',
     'deleteSimulcastTarget',
   ]);
-  readonly analytics = mockClient<analytics.AnalyticsServiceClient>(['listVideoViews', 'getVideoView', 'listErrors', 'listDimensionValues', 'listViewExports']);
+  readonly analytics = mockClient<analytics.AnalyticsServiceClient>([
+    'listVideoViews',
+    'getVideoView',
+    'listErrors',
+    'listDimensionValues',
+    'listViewExports',
+    'getMetricOverall',
+    'listMetricBreakdown',
+    'listMetricTimeseries',
+  ]);
   readonly health = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, { check: jest.fn(() => of({ status: health.HealthCheckResponse_ServingStatus.SERVING })) }]),
   ) as unknown as Record<keyof HealthClients, { check: jest.Mock }>;
