@@ -38,7 +38,7 @@ interface Container {
 }
 interface K8sObject {
   kind: string;
-  metadata: { name: string; labels?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec?: {
     selector?: Record<string, string> & { matchLabels?: Record<string, string> };
     ports?: { name: string; port: number; targetPort: string }[];
@@ -326,6 +326,85 @@ describe('charts/video-platform', () => {
     const objs = render('--set', 'services.gateway.image=foo:1', '--set', 'image.repository=reg/vp', '--set', 'image.tag=2');
     expect(container(byName(objs, 'Deployment', 't-gateway')).image).toBe('foo:1');
     expect(container(byName(objs, 'Deployment', 't-assets')).image).toBe('reg/vp:2');
+  });
+});
+
+describe('charts/video-platform: Grafana dashboards and datasource', () => {
+  const DASHBOARDS = path.join(CHART, 'dashboards');
+  const files = fs.readdirSync(DASHBOARDS).filter((f) => f.endsWith('.json'));
+  const grafanaObjects = (objects: K8sObject[]) => ofKind(objects, 'ConfigMap').filter((o) => o.metadata.name.includes('grafana'));
+
+  it('renders no Grafana ConfigMap by default', () => {
+    expect(grafanaObjects(render())).toEqual([]);
+  });
+
+  it('grafana.dashboards.enabled: one ConfigMap with every dashboard as valid JSON, labelled for the sidecar, and a provider file', () => {
+    const objs = render('--set', 'grafana.dashboards.enabled=true', '--set-string', 'grafana.dashboards.annotations.grafana_folder=Video platform');
+    expect(grafanaObjects(objs).map((o) => o.metadata.name)).toEqual(['t-grafana-dashboards', 't-grafana-dashboard-provider']);
+    const dashboards = byName(objs, 'ConfigMap', 't-grafana-dashboards');
+    expect(dashboards.metadata.labels).toMatchObject({ grafana_dashboard: '1', 'app.kubernetes.io/instance': 't' });
+    expect(dashboards.metadata.annotations).toEqual({ grafana_folder: 'Video platform' });
+    expect(files.sort()).toEqual(['delivery-usage.json', 'live.json', 'overview.json', 'quality-of-experience.json']);
+    expect(Object.keys(dashboards.data!).sort()).toEqual(files);
+    for (const file of files) {
+      const shipped = JSON.parse(dashboards.data![file]) as { uid: string; panels: unknown[] };
+      expect(shipped).toEqual(JSON.parse(fs.readFileSync(path.join(DASHBOARDS, file), 'utf8')));
+      expect(shipped.panels.length).toBeGreaterThan(0);
+    }
+    const provider = parse(byName(objs, 'ConfigMap', 't-grafana-dashboard-provider').data!['video-platform-dashboards.yaml']) as unknown;
+    expect(provider).toEqual({
+      apiVersion: 1,
+      providers: [
+        {
+          name: 'video-platform',
+          type: 'file',
+          folder: 'Video platform',
+          disableDeletion: true,
+          allowUiUpdates: false,
+          options: { path: '/var/lib/grafana/dashboards/video-platform' },
+        },
+      ],
+    });
+  });
+
+  it("grafana.datasource.enabled: the ClickHouse datasource over HTTP, the password from Grafana's environment, the uid the dashboards select", () => {
+    const objs = render(
+      '--set',
+      'grafana.datasource.enabled=true',
+      '--set',
+      'grafana.datasource.host=clickhouse.db',
+      '--set',
+      'grafana.datasource.username=grafana',
+    );
+    expect(grafanaObjects(objs).map((o) => o.metadata.name)).toEqual(['t-grafana-datasource']);
+    const cm = byName(objs, 'ConfigMap', 't-grafana-datasource');
+    expect(cm.metadata.labels).toMatchObject({ grafana_datasource: '1' });
+    const provisioning = parse(cm.data!['video-platform-clickhouse.yaml']) as unknown;
+    expect(provisioning).toEqual({
+      apiVersion: 1,
+      datasources: [
+        {
+          name: 'ClickHouse (video platform)',
+          uid: 'clickhouse',
+          type: 'grafana-clickhouse-datasource',
+          editable: false,
+          jsonData: { host: 'clickhouse.db', port: 8123, protocol: 'http', secure: false, username: 'grafana', defaultDatabase: 'video_platform' },
+          secureJsonData: { password: '${GRAFANA_CLICKHOUSE_PASSWORD}' },
+        },
+      ],
+    });
+    for (const file of files) {
+      const dashboard = JSON.parse(fs.readFileSync(path.join(DASHBOARDS, file), 'utf8')) as {
+        templating: { list: { name: string; current: { value: string } }[] };
+      };
+      expect(dashboard.templating.list.find((v) => v.name === 'ds')!.current.value).toBe('clickhouse');
+    }
+  });
+
+  it('refuses a datasource without a host', () => {
+    const r = run(['template', 't', CHART, ...REQUIRED, '--set', 'grafana.datasource.enabled=true']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/grafana\.datasource\.host is required/);
   });
 });
 
