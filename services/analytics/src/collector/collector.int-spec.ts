@@ -102,7 +102,8 @@ describe('the beacon collector (CollectorModule, in-process bus)', () => {
     });
     const res = await fetch(url, { method: 'POST', body: streamed, duplex: 'half' });
     expect(res.status).toBe(413);
-    expect((await (await fetch(`${url}/healthz`)).json()).counters.rejectedTooLarge).toBe(2);
+    const health = (await (await fetch(`${url}/healthz`)).json()) as { counters: { rejectedTooLarge: number } };
+    expect(health.counters.rejectedTooLarge).toBe(2);
     expect(await waitForBatches(0)).toEqual([]);
   });
 
