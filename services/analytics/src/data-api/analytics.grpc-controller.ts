@@ -7,6 +7,7 @@ import { VideoViewsQuery } from './video-views.query';
 import { VIEW_EXPORTS_LISTER, ViewExportsLister } from './view-exports-lister';
 import { Inject } from '@nestjs/common';
 import { MetricReply, MetricsQuery } from '../metrics/metrics.query';
+import { ComparisonQuery } from '../metrics/comparison.query';
 
 const rows = (data: unknown, total?: number): analytics.DataRows => ({
   data_json: JSON.stringify(data),
@@ -24,6 +25,7 @@ export class AnalyticsGrpcController {
     private readonly dimensionValues: DimensionValuesQuery,
     @Inject(VIEW_EXPORTS_LISTER) private readonly exports: ViewExportsLister,
     private readonly metrics: MetricsQuery,
+    private readonly comparison: ComparisonQuery,
   ) {}
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListVideoViews')
@@ -67,5 +69,15 @@ export class AnalyticsGrpcController {
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListMetricTimeseries')
   async listMetricTimeseries(request: analytics.MetricTimeseriesRequest): Promise<analytics.MetricRows> {
     return metricRows(await this.metrics.timeseries(request));
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListMetricInsights')
+  async listMetricInsights(request: analytics.MetricInsightsRequest): Promise<analytics.MetricRows> {
+    return metricRows(await this.metrics.insights(request));
+  }
+
+  @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'GetMetricComparison')
+  async getMetricComparison(request: analytics.MetricComparisonRequest): Promise<analytics.DataRows> {
+    return rows(await this.comparison.compare(request));
   }
 }

@@ -4,6 +4,7 @@ import { AnalyticsGrpcController } from './analytics.grpc-controller';
 import { DimensionValuesQuery } from './dimension-values.query';
 import { ErrorsQuery } from './errors.query';
 import { MetricsQuery } from '../metrics/metrics.query';
+import { ComparisonQuery } from '../metrics/comparison.query';
 import { VideoViewsQuery } from './video-views.query';
 import { VIEW_EXPORTS_LISTER } from './view-exports-lister';
 
@@ -15,7 +16,14 @@ export class DataApiModule {
       module: DataApiModule,
       imports: [viewExports],
       controllers: [AnalyticsGrpcController],
-      providers: [VideoViewsQuery, ErrorsQuery, DimensionValuesQuery, MetricsQuery, { provide: VIEW_EXPORTS_LISTER, useExisting: ViewExportsService }],
+      providers: [
+        VideoViewsQuery,
+        ErrorsQuery,
+        DimensionValuesQuery,
+        MetricsQuery,
+        ComparisonQuery,
+        { provide: VIEW_EXPORTS_LISTER, useExisting: ViewExportsService },
+      ],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { METRIC_CATALOGUE } from './metric-catalogue';
-import { aggregateExpression, breakdownSql, defaultGranularity, overallSql, timeseriesSql } from './metric-sql';
+import { aggregateExpression, breakdownSql, defaultGranularity, insightsSql, overallSql, timeseriesSql } from './metric-sql';
 
 const query = { timeframe: { start: 1000, end: 2000 }, filters: [{ dimension: 'country', value: "x' OR 1=1", negate: false }], metric_filters: [] };
 const breakdown = { dimension: 'browser', orderBy: 'negative_impact' as const, direction: 'desc' as const, limit: 25, offset: 0, overall: 500, totalViews: 4 };
@@ -54,5 +54,14 @@ describe('metric SQL', () => {
     expect(defaultGranularity(tf(6 * 3600 + 1))).toBe('hour');
     expect(defaultGranularity(tf(15 * 86_400))).toBe('hour');
     expect(defaultGranularity(tf(15 * 86_400 + 1))).toBe('day');
+  });
+});
+
+describe('insights SQL', () => {
+  it('one scan over the basic-filter dimensions, names from the fixed list, values bound', () => {
+    const sql = insightsSql(METRIC_CATALOGUE.video_startup_time, 'median', query, { direction: 'desc', overall: 1200, totalViews: 9 });
+    expect(sql.sql).toContain("tuple('browser', toString(ifNull(viewer_application_name, '')))");
+    expect(sql.sql).toContain('ORDER BY negative_impact_score DESC');
+    expect(sql.params).toMatchObject({ in_overall: 1200, in_sign: 1, in_total: 9, f0: "x' OR 1=1" });
   });
 });

@@ -1,3 +1,4 @@
+import { BASIC_FILTERS } from '@platform/api-rules';
 import { analytics } from '@platform/proto';
 import { DomainError } from '@platform/errors';
 import { dimensionExpression } from '../data-api/view-expressions';
@@ -69,7 +70,7 @@ export function breakdownSql(
   const dimension = dimensionExpression(options.dimension);
   if (!dimension) throw DomainError.invalid(`group_by: ${options.dimension} is not a dimension`);
   const inner = countedViews(definition, query, [`ifNull(${dimension}, '') AS field`]);
-  const sign = definition.worse === null || options.overall === null || options.totalViews === 0 ? 0 : definition.worse === 'higher' ? 1 : -1;
+  const sign = impactSign(definition, options.overall, options.totalViews);
   const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
   const sql = `SELECT field, views, total_watch_time, total_playing_time, value,
          if(value IS NULL, 0, (value - {bd_overall:Float64}) * {bd_sign:Int8} * views / {bd_total:Float64}) AS negative_impact,
@@ -101,6 +102,38 @@ export function timeseriesSql(
   const sql = `SELECT intDiv(ts, {ts_step:UInt32}) * {ts_step:UInt32} AS t, count() AS views, ${aggregateExpression(definition, measurement)} AS value
   FROM (${inner.sql}) GROUP BY t ORDER BY t`;
   return { sql, params: { ...inner.params, ts_step: GRANULARITY_SECONDS[granularity] } };
+}
+
+/** Insights look at these dimensions (spec 001 rule 3's basic filters): the ones a viewer's setup varies by. */
+export const INSIGHT_DIMENSIONS = BASIC_FILTERS;
+export const MAX_INSIGHTS = 100;
+
+/**
+ * Every value of every insight dimension as a group in one scan (arrayJoin), with the breakdown's
+ * negative impact against the overall value, the worst (or, asc, the best) first.
+ */
+export function insightsSql(
+  definition: MetricDefinition,
+  measurement: Measurement,
+  query: analytics.DataQuery | undefined,
+  options: Pick<BreakdownOptions, 'direction' | 'overall' | 'totalViews'>,
+): MetricSql {
+  const pairs = INSIGHT_DIMENSIONS.map((name) => `tuple('${name}', toString(ifNull(${dimensionExpression(name)}, '')))`);
+  const inner = countedViews(definition, query, [`arrayJoin([${pairs.join(', ')}]) AS d`]);
+  const sign = impactSign(definition, options.overall, options.totalViews);
+  const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
+  const sql = `SELECT filter_column, filter_value, views, total_watch_time, total_playing_time, value,
+         if(value IS NULL, 0, (value - {in_overall:Float64}) * {in_sign:Int8} * views / {in_total:Float64}) AS negative_impact_score
+  FROM (SELECT d.1 AS filter_column, d.2 AS filter_value, ${TOTALS}, ${aggregateExpression(definition, measurement)} AS value
+        FROM (${inner.sql}) GROUP BY filter_column, filter_value)
+  ORDER BY negative_impact_score ${direction}, views DESC, filter_column ASC, filter_value ASC
+  LIMIT ${MAX_INSIGHTS}`;
+  return { sql, params: { ...inner.params, in_overall: options.overall ?? 0, in_sign: sign, in_total: Math.max(options.totalViews, 1) } };
+}
+
+function impactSign(definition: MetricDefinition, overall: number | null, totalViews: number): number {
+  if (definition.worse === null || overall === null || totalViews === 0) return 0;
+  return definition.worse === 'higher' ? 1 : -1;
 }
 
 /** Spec 001 rule 2: ≤ 6 h → ten_minutes; ≤ 15 days → hour; longer → day. */

@@ -5,6 +5,7 @@ import { AnalyticsStore } from '../clickhouse/analytics-store.port';
 import { createAnalyticsStore } from '../clickhouse/create-analytics-store';
 import { runStoreMigrations } from '../clickhouse/store-migrations';
 import { VIEW_MIGRATIONS } from '../views/views.migrations';
+import { ComparisonQuery } from './comparison.query';
 import { MetricsQuery } from './metrics.query';
 import { T0, generatedViews } from './testing/generated-views';
 
@@ -127,6 +128,63 @@ describe('metrics over generated views with known answers (chDB)', () => {
     expect(byDefault.data).toEqual(expected);
     const desc = await metrics.timeseries({ metric: metric('video_startup_time', { end: T0 + 2 * HOUR }), order_direction: 'desc' });
     expect(desc.data).toEqual([...expected].reverse());
+  });
+
+  it('insights: every basic-filter value as a group, worst negative impact first', async () => {
+    const reply = await metrics.insights({ metric: metric('video_startup_time'), order_direction: 'desc' });
+    const rows = reply.data as { filter_column: string; filter_value: string; metric: number; negative_impact_score: number }[];
+    // 17 basic filters: browser 3 values, country 2, the other 15 one empty value each.
+    expect(reply.total).toBe(20);
+    // US: 1400 1800 2000 2200 → 2000, (2000 − 1200) × 4 / 9; watch 60 000 × (7+9+10+11), 1000 less a view playing.
+    expect(rows[0]).toEqual({
+      filter_column: 'country',
+      filter_value: 'US',
+      metric: 2000,
+      negative_impact_score: expect.closeTo(3200 / 9, 9),
+      total_views: 4,
+      total_watch_time: 2_220_000,
+      total_playing_time: 2_216_000,
+    });
+    expect(rows.slice(1, 2).map((r) => [r.filter_column, r.filter_value, r.metric])).toEqual([['browser', 'Chrome', 1400]]);
+    // DE: 200 400 600 1000 1200 → 600, (600 − 1200) × 5 / 9, the least harmful.
+    expect(rows.slice(-2).map((r) => [r.filter_value, r.metric, Number(r.negative_impact_score.toFixed(6))])).toEqual([
+      ['Firefox', 1000, Number((-200 / 3).toFixed(6))],
+      ['DE', 600, Number((-3000 / 9).toFixed(6))],
+    ]);
+    const asc = await metrics.insights({ metric: metric('video_startup_time'), order_direction: 'asc' });
+    expect((asc.data as { filter_value: string }[])[0].filter_value).toBe('DE');
+  });
+
+  it('comparison for browser Chrome (views 0, 3, 6, 9): totals, then the groups', async () => {
+    const entries = (await new ComparisonQuery(store).compare({ ...metric('views'), dimension: 'browser', value: 'Chrome' })) as Record<string, unknown>[];
+    // Watch 60 000 × (1+4+7+10); viewers 0, 3, 1, 4.
+    expect(entries[0]).toEqual({
+      name: 'totals',
+      watch_time: 1_320_000,
+      view_count: 4,
+      started_views: 4,
+      ended_views: 4,
+      unique_viewers: 4,
+      total_playing_time: 1_077_000,
+    });
+    expect(entries[1]).toEqual({ value: 4, type: 'number', name: 'Views', metric: 'views' });
+    expect(entries[2]).toMatchObject({ name: 'Overall Score', metric: 'viewer_experience_score', type: 'score', value: expect.closeTo(0.55, 12) });
+    const item = (metricId: string, measurement?: string) =>
+      entries.flatMap((e) => (e.items as Record<string, unknown>[] | undefined) ?? []).find((i) => i.metric === metricId && i.measurement === measurement)
+        ?.value;
+    expect([item('video_startup_time', 'median'), item('video_startup_time', '95th')]).toEqual([1400, 2000]);
+    expect([item('exits_before_video_start'), item('playback_failure_percentage')]).toEqual([0.25, 0]);
+    expect(item('rebuffer_percentage')).toBeCloseTo(1000 / 1_080_000, 12);
+    expect([item('rebuffer_count', 'median'), item('rebuffer_count', '95th'), item('upscale_percentage', 'avg')]).toEqual([0, 1, null]);
+    expect(entries.map((e) => e.name)).toEqual([
+      'totals',
+      'Views',
+      'Overall Score',
+      'Playback Failure Score',
+      'Startup Time Score',
+      'Rebuffer Score',
+      'Video Quality Score',
+    ]);
   });
 
   it('refuses a measurement the metric has no sense for, an unknown dimension, too many intervals', async () => {

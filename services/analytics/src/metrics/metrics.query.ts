@@ -3,7 +3,7 @@ import { DomainError } from '@platform/errors';
 import { analytics } from '@platform/proto';
 import { ANALYTICS_STORE, AnalyticsStore } from '../clickhouse/analytics-store.port';
 import { Measurement, MetricDefinition, measurementFor } from './metric-catalogue';
-import { BREAKDOWN_ORDERS, GRANULARITY_SECONDS, Granularity, breakdownSql, defaultGranularity, overallSql, timeseriesSql } from './metric-sql';
+import { BREAKDOWN_ORDERS, GRANULARITY_SECONDS, Granularity, breakdownSql, defaultGranularity, insightsSql, overallSql, timeseriesSql } from './metric-sql';
 
 interface TotalsRow {
   views: number;
@@ -15,6 +15,11 @@ interface BreakdownRow extends TotalsRow {
   field: string;
   negative_impact: number;
   total_groups: number;
+}
+interface InsightRow extends TotalsRow {
+  filter_column: string;
+  filter_value: string;
+  negative_impact_score: number;
 }
 interface PointRow {
   t: number;
@@ -107,6 +112,24 @@ export class MetricsQuery {
     });
     if (request.order_direction === 'desc') points.reverse();
     return { data: points, total: points.length, meta: { aggregation: definition.basis, granularity } };
+  }
+
+  /** The worst groups over the insight dimensions (ours: at most MAX_INSIGHTS, by negative impact). */
+  async insights(request: analytics.MetricInsightsRequest): Promise<MetricReply> {
+    const { definition, measurement } = resolve(request.metric);
+    const reference = await this.totals(definition, measurement, request.metric?.query);
+    const direction = request.order_direction === 'asc' ? 'asc' : 'desc';
+    const { sql, params } = insightsSql(definition, measurement, request.metric?.query, { direction, overall: reference.value, totalViews: reference.views });
+    const data = (await this.store.query<InsightRow>(sql, params)).map((row) => ({
+      filter_column: row.filter_column,
+      filter_value: row.filter_value,
+      metric: finite(row.value),
+      negative_impact_score: finite(row.negative_impact_score) ?? 0,
+      total_views: Number(row.views),
+      total_watch_time: Number(row.total_watch_time),
+      total_playing_time: Number(row.total_playing_time),
+    }));
+    return { data, total: data.length, meta: { aggregation: definition.basis } };
   }
 
   private async totals(definition: MetricDefinition, measurement: Measurement, query: analytics.DataQuery | undefined) {

@@ -58,6 +58,43 @@ describe('Data API metrics routes (spec 001 §2.4)', () => {
     });
   });
 
+  it('insights: rows with meta, worst first by default', async () => {
+    const row = {
+      filter_column: 'country',
+      filter_value: 'US',
+      metric: 2000,
+      negative_impact_score: 355.6,
+      total_views: 4,
+      total_watch_time: 1,
+      total_playing_time: 1,
+    };
+    gw.analytics.listMetricInsights.mockReturnValue(metricRows([row], { aggregation: 'view_end' }, 1));
+    const res = await gw.request('GET', `/data/v1/metrics/video_startup_time/insights?${TF}&measurement=median`);
+    expect(res.body).toEqual({ data: [row], meta: { aggregation: 'view_end' }, total_row_count: 1, timeframe: [1_700_000_000, 1_700_086_400] });
+    expect(gw.analytics.listMetricInsights).toHaveBeenCalledWith({
+      metric: { metric_id: 'video_startup_time', measurement: 'median', query },
+      order_direction: 'desc',
+    });
+  });
+
+  it('comparison: totals then entries, total_row_count null; the dimension resolved', async () => {
+    const entries = [
+      { name: 'totals', watch_time: 1, view_count: 1, started_views: 1, ended_views: 1, unique_viewers: 1, total_playing_time: 1 },
+      {
+        value: 0.5,
+        type: 'score',
+        name: 'Rebuffer Score',
+        metric: 'rebuffer_score',
+        items: [{ value: 2, type: 'number', name: 'Rebuffer Count (median)', metric: 'rebuffer_count', measurement: 'median' }],
+      },
+    ];
+    gw.analytics.getMetricComparison.mockReturnValue(reply({ data_json: JSON.stringify(entries) }));
+    const res = await gw.request('GET', `/data/v1/metrics/comparison?${TF}&dimension=browser&value=Chrome`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: entries, total_row_count: null, timeframe: [1_700_000_000, 1_700_086_400] });
+    expect(gw.analytics.getMetricComparison).toHaveBeenCalledWith({ query, dimension: 'browser', value: 'Chrome' });
+  });
+
   it.each([
     ['/data/v1/metrics/colour/overall', 'METRIC_ID: "colour" is not a metric id'],
     ['/data/v1/metrics/views/overall?measurement=mean', 'measurement'],
@@ -65,13 +102,15 @@ describe('Data API metrics routes (spec 001 §2.4)', () => {
     ['/data/v1/metrics/views/breakdown', 'group_by'],
     ['/data/v1/metrics/views/breakdown?group_by=browser&order_by=speed', 'order_by'],
     ['/data/v1/metrics/views/timeseries?group_by=week', 'group_by'],
+    ['/data/v1/metrics/views/insights?order_direction=up', 'order_direction'],
+    ['/data/v1/metrics/comparison?dimension=colour&value=red', 'dimension: colour is not a dimension'],
+    ['/data/v1/metrics/comparison?dimension=browser', 'value: required with dimension'],
   ])('GET %s → 400 naming the problem, nothing asked of the service', async (path, message) => {
     const res = await gw.request('GET', path);
     expect(res.status).toBe(400);
     expect(res.body.error.type).toBe('invalid_parameters');
     expect(res.body.error.messages.join(' ')).toContain(message);
-    for (const method of [gw.analytics.getMetricOverall, gw.analytics.listMetricBreakdown, gw.analytics.listMetricTimeseries])
-      expect(method).not.toHaveBeenCalled();
+    for (const method of Object.values(gw.analytics)) expect(method).not.toHaveBeenCalled();
   });
 
   it("the service's refusal of a measurement is a 400 too", async () => {

@@ -8,6 +8,10 @@ import { ApiError } from '../errors/api-error';
 import { ZodQuery, ZodResponse } from '../validation/zod-decorators';
 import { dataEnvelope, resolveDataQuery, toGrpcDataQuery } from './data-query.schemas';
 import {
+  metricComparisonQuery,
+  metricComparisonResponse,
+  metricInsightsQuery,
+  metricInsightsResponse,
   metricBreakdownQuery,
   metricBreakdownResponse,
   metricOverallQuery,
@@ -38,6 +42,19 @@ function metricRequest(id: string, raw: z.output<typeof metricOverallQuery>) {
 @Controller('data/v1/metrics')
 export class MetricsController {
   constructor(@Inject(ANALYTICS_CLIENT) private readonly analytics: analytics.AnalyticsServiceClient) {}
+
+  @Get('comparison')
+  @ApiOperation({ summary: 'Every metric for the views with one value of a dimension' })
+  @ZodResponse(200, 'Totals, then the metric groups', metricComparisonResponse)
+  async comparison(@ZodQuery(metricComparisonQuery) raw: z.output<typeof metricComparisonQuery>) {
+    const dimension = raw.dimension === undefined ? undefined : dimensionNamed(raw.dimension);
+    if (raw.dimension !== undefined && !dimension)
+      throw ApiError.invalid(`dimension: ${raw.dimension} is not a dimension (GET /data/v1/dimensions lists them)`);
+    if (dimension && raw.value === undefined) throw ApiError.invalid('value: required with dimension');
+    const query = resolveDataQuery(raw);
+    const reply = await firstValueFrom(this.analytics.getMetricComparison({ query: toGrpcDataQuery(query), dimension, value: raw.value }));
+    return dataEnvelope(reply, query.timeframe);
+  }
 
   @Get(':METRIC_ID/overall')
   @ApiOperation({ summary: "A metric's value over the timeframe, with its totals and the unfiltered value" })
@@ -74,6 +91,15 @@ export class MetricsController {
   async timeseries(@Param('METRIC_ID') id: string, @ZodQuery(metricTimeseriesQuery) raw: z.output<typeof metricTimeseriesQuery>) {
     const { query, request } = metricRequest(id, raw);
     const reply = await firstValueFrom(this.analytics.listMetricTimeseries({ metric: request, group_by: raw.group_by, order_direction: raw.order_direction }));
+    return metricEnvelope(reply, query.timeframe);
+  }
+
+  @Get(':METRIC_ID/insights')
+  @ApiOperation({ summary: 'The dimension values that hurt a metric most, by negative impact' })
+  @ZodResponse(200, 'Insights, worst first', metricInsightsResponse)
+  async insights(@Param('METRIC_ID') id: string, @ZodQuery(metricInsightsQuery) raw: z.output<typeof metricInsightsQuery>) {
+    const { query, request } = metricRequest(id, raw);
+    const reply = await firstValueFrom(this.analytics.listMetricInsights({ metric: request, order_direction: raw.order_direction }));
     return metricEnvelope(reply, query.timeframe);
   }
 }

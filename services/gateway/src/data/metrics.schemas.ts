@@ -62,3 +62,53 @@ export const metricTimeseriesResponse = z.object({
   meta,
   ...envelopeFields,
 });
+
+export const metricInsightsQuery = z.object({
+  ...dataQueryFields,
+  measurement,
+  order_direction: z.enum(['asc', 'desc']).default('desc').meta({ description: 'By negative impact: desc lists the worst first' }),
+});
+
+export const metricInsightsResponse = z.object({
+  data: z.array(
+    z.object({
+      filter_column: z.string(),
+      filter_value: z.string().nullable(),
+      metric: z.number().nullable(),
+      negative_impact_score: z.number(),
+      total_views: z.number(),
+      total_watch_time: z.number(),
+      total_playing_time: z.number(),
+    }),
+  ),
+  meta,
+  ...envelopeFields,
+});
+
+export const metricComparisonQuery = z.object({
+  ...dataQueryFields,
+  dimension: z.string().min(1).max(100).optional().meta({ description: 'A dimension name' }),
+  value: z.string().max(1024).optional().meta({ description: 'The value of the dimension to compare' }),
+});
+
+const comparisonItem = z.object({
+  value: z.number().nullable(),
+  type: z.string(),
+  name: z.string(),
+  metric: z.string(),
+  measurement: z.string().optional(),
+});
+const comparisonTotals = z.object({
+  name: z.literal('totals'),
+  watch_time: z.number(),
+  view_count: z.number(),
+  started_views: z.number(),
+  ended_views: z.number(),
+  unique_viewers: z.number(),
+  total_playing_time: z.number(),
+});
+
+export const metricComparisonResponse = z.object({
+  data: z.array(z.union([comparisonTotals, comparisonItem.extend({ items: z.array(comparisonItem).optional() })])),
+  ...envelopeFields,
+});

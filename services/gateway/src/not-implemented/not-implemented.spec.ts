@@ -11,8 +11,6 @@ describe('routes of services not built yet', () => {
   it.each([
     ['POST', '/video/v1/spaces/s1/broadcasts/b1/start', 'Spaces are not implemented yet (service: spaces)'],
     ['PUT', '/video/v1/web-inputs/w1/launch', 'Web inputs are not implemented yet (service: web-inputs)'],
-    ['GET', '/data/v1/metrics/views/insights', 'Data API metrics are not implemented yet (service: analytics)'],
-    ['GET', '/data/v1/metrics/comparison', 'Data API metrics are not implemented yet (service: analytics)'],
   ])('%s %s → 501 naming the owner', async (method, path, message) => {
     const res = await gw.request(method, path, method === 'GET' ? {} : { body: {} });
     expect(res.status).toBe(501);
@@ -26,9 +24,6 @@ describe('routes of services not built yet', () => {
     expect((await gw.request('GET', '/video/v1/spaces', { auth: video })).status).toBe(501);
     expect((await gw.request('POST', '/video/v1/spaces', { auth: video, body: {} })).status).toBe(403);
     expect((await gw.request('PUT', '/video/v1/assets/a1/mp4-support', { auth: video, body: {} })).status).toBe(403);
-    expect((await gw.request('GET', '/data/v1/metrics/views/insights', { auth: video })).status).toBe(403);
-    const data = await gw.token(['data:read']);
-    expect((await gw.request('GET', '/data/v1/metrics/views/insights', { auth: data })).status).toBe(501);
   });
 
   it('has no route twice', () => {

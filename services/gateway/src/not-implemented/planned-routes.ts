@@ -52,11 +52,6 @@ export const PLANNED_RESOURCES: PlannedResource[] = [
       r('POST', '/video/v1/spaces/:SPACE_ID/broadcasts/:BROADCAST_ID/stop'),
     ],
   },
-  {
-    what: 'Data API metrics',
-    owner: 'analytics',
-    routes: [r('GET', '/data/v1/metrics/comparison'), r('GET', '/data/v1/metrics/:METRIC_ID/insights')],
-  },
 ];
 
 export function notImplementedMessage(resource: PlannedResource): string {

@@ -125,6 +125,8 @@ export class TestGateway {
     'getMetricOverall',
     'listMetricBreakdown',
     'listMetricTimeseries',
+    'listMetricInsights',
+    'getMetricComparison',
   ]);
   readonly health = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, { check: jest.fn(() => of({ status: health.HealthCheckResponse_ServingStatus.SERVING })) }]),

@@ -96,6 +96,23 @@ export interface MetricTimeseriesRequest {
   order_direction: string;
 }
 
+export interface MetricInsightsRequest {
+  metric:
+    | MetricRequest
+    | undefined;
+  /** asc | desc (by negative impact) */
+  order_direction: string;
+}
+
+export interface MetricComparisonRequest {
+  query:
+    | DataQuery
+    | undefined;
+  /** A dimension name and one of its values; unset: all views. */
+  dimension?: string | undefined;
+  value?: string | undefined;
+}
+
 export interface MetricMeta {
   /** view_end (quality of experience) or view_start (engagement) */
   aggregation: string;
@@ -136,6 +153,10 @@ export interface AnalyticsServiceClient {
   listMetricBreakdown(request: MetricBreakdownRequest): Observable<MetricRows>;
 
   listMetricTimeseries(request: MetricTimeseriesRequest): Observable<MetricRows>;
+
+  listMetricInsights(request: MetricInsightsRequest): Observable<MetricRows>;
+
+  getMetricComparison(request: MetricComparisonRequest): Observable<DataRows>;
 }
 
 /**
@@ -165,6 +186,10 @@ export interface AnalyticsServiceController {
   listMetricBreakdown(request: MetricBreakdownRequest): Promise<MetricRows> | Observable<MetricRows> | MetricRows;
 
   listMetricTimeseries(request: MetricTimeseriesRequest): Promise<MetricRows> | Observable<MetricRows> | MetricRows;
+
+  listMetricInsights(request: MetricInsightsRequest): Promise<MetricRows> | Observable<MetricRows> | MetricRows;
+
+  getMetricComparison(request: MetricComparisonRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
 }
 
 export function AnalyticsServiceControllerMethods() {
@@ -178,6 +203,8 @@ export function AnalyticsServiceControllerMethods() {
       "getMetricOverall",
       "listMetricBreakdown",
       "listMetricTimeseries",
+      "listMetricInsights",
+      "getMetricComparison",
     ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
