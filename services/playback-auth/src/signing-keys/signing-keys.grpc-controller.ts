@@ -22,4 +22,10 @@ export class SigningKeysGrpcController implements playbackAuth.SigningKeysServic
   deleteSigningKey(request: common.IdRequest): Promise<common.Empty> {
     return this.signingKeys.delete(request.id).then(() => ({}));
   }
+
+  async verifySignedToken(request: playbackAuth.VerifySignedTokenRequest): Promise<playbackAuth.VerifySignedTokenReply> {
+    const check = await this.signingKeys.verifyToken(request.token, request.audiences);
+    if (!check.ok) return { valid: false, reason: check.reason, subject: '', audience: '', key_id: '' };
+    return { valid: true, reason: '', subject: check.token.subject, audience: check.token.audience, key_id: check.token.kid };
+  }
 }

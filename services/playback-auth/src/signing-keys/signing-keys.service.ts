@@ -6,6 +6,7 @@ import { toSigningKey } from '@platform/api-shapes';
 import { UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { common, playbackAuth } from '@platform/proto';
+import { SignedTokenCheck, verifySignedToken } from './signed-token';
 import { SigningKeyRepository } from './signing-key.repository';
 import { toSigningKeyMessage } from './signing-key.mapper';
 
@@ -70,5 +71,11 @@ export class SigningKeysService {
   /** The SPKI PEM that verifies tokens signed with this key, or undefined when it does not exist or was deleted. */
   findActivePublicKey(id: string): Promise<string | undefined> {
     return this.keys.findActivePublicKey(id);
+  }
+
+  /** A token signed with an active key, for one of `audiences`, any subject (viewer counts). */
+  verifyToken(token: string, audiences: readonly string[], now = new Date()): Promise<SignedTokenCheck> {
+    if (audiences.length === 0) return Promise.resolve({ ok: false, reason: 'No audience to verify the token for' });
+    return verifySignedToken(token, (kid) => this.findActivePublicKey(kid), { audience: audiences }, now);
   }
 }

@@ -20,6 +20,21 @@ export interface SigningKeyList {
   items: SigningKey[];
 }
 
+export interface VerifySignedTokenRequest {
+  token: string;
+  audiences: string[];
+}
+
+/** A refusal is a reply (valid false, reason), not an error: the caller answers 403 with it. */
+export interface VerifySignedTokenReply {
+  valid: boolean;
+  reason: string;
+  /** Set when valid: the token's `sub`, `aud` (one of the audiences) and signing key. */
+  subject: string;
+  audience: string;
+  key_id: string;
+}
+
 export interface ReferrerRule {
   allowed_domains: string[];
   allow_no_referrer: boolean;
@@ -72,6 +87,13 @@ export interface SigningKeysServiceClient {
   listSigningKeys(request: PageRequest): Observable<SigningKeyList>;
 
   deleteSigningKey(request: IdRequest): Observable<Empty>;
+
+  /**
+   * Checks a JWT signed with one of the keys (RS256, `kid`, `exp`) for one of `audiences`; the
+   * subject is the caller's to use (the analytics host's viewer counts: `sub` names what to count).
+   */
+
+  verifySignedToken(request: VerifySignedTokenRequest): Observable<VerifySignedTokenReply>;
 }
 
 /** Signing keys (spec 2.4, 4.1): RSA key pairs that sign playback JWTs. */
@@ -84,11 +106,26 @@ export interface SigningKeysServiceController {
   listSigningKeys(request: PageRequest): Promise<SigningKeyList> | Observable<SigningKeyList> | SigningKeyList;
 
   deleteSigningKey(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  /**
+   * Checks a JWT signed with one of the keys (RS256, `kid`, `exp`) for one of `audiences`; the
+   * subject is the caller's to use (the analytics host's viewer counts: `sub` names what to count).
+   */
+
+  verifySignedToken(
+    request: VerifySignedTokenRequest,
+  ): Promise<VerifySignedTokenReply> | Observable<VerifySignedTokenReply> | VerifySignedTokenReply;
 }
 
 export function SigningKeysServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["createSigningKey", "getSigningKey", "listSigningKeys", "deleteSigningKey"];
+    const grpcMethods: string[] = [
+      "createSigningKey",
+      "getSigningKey",
+      "listSigningKeys",
+      "deleteSigningKey",
+      "verifySignedToken",
+    ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("SigningKeysService", method)(constructor.prototype[method], method, descriptor);

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { sdk } from './support/context';
+import { eventually } from './support/encoder';
+
+jest.setTimeout(60_000);
+
+type Counts = { status: number; body: { data?: { views: number; viewers: number; updated_at: string }[] } };
+
+const collector = () => process.env.E2E_COLLECTOR_URL ?? '';
+
+async function counts(token?: string): Promise<Counts> {
+  const res = await fetch(`${collector()}/counts${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`);
+  return { status: res.status, body: (await res.json()) as Counts['body'] };
+}
+
+/**
+ * Real-time engagement counts (issue 16): the SDK signs a viewer-counts token with a signing key,
+ * mux-embed-shaped beacons (minified keys, as services/analytics' captured fixture) open a view of a
+ * live stream's playback id on the collector, and `/counts` on the collector port shows it.
+ */
+describe('Viewer counts: signViewerCounts → GET /counts on the collector', () => {
+  const mux = sdk();
+  const viewId = randomUUID();
+  const viewer = `viewer-counts-e2e-${Date.now()}`;
+  let sequence = 0;
+  let liveStreamId: string;
+  let playbackId: string;
+  let key: { id: string; private_key?: string };
+
+  async function beacon(e: string, extra: Record<string, unknown> = {}): Promise<void> {
+    sequence++;
+    const source = `http://localhost:8081/${playbackId}.m3u8`;
+    const event = {
+      e,
+      xid: viewId,
+      xsqno: sequence,
+      psqno: sequence,
+      uti: Date.now(),
+      mvrid: `cookie-${viewer}`,
+      uusid: viewer,
+      vsour: source,
+      psour: source,
+      vsmty: 'live',
+      ...extra,
+    };
+    const res = await fetch(`${collector()}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ metadata: { transmission_timestamp: Date.now() }, events: [event] }),
+    });
+    expect(res.status).toBeLessThan(300);
+  }
+
+  beforeAll(async () => {
+    const [signingKey, stream] = await Promise.all([mux.system.signingKeys.create(), mux.video.liveStreams.create({ playback_policies: ['public'] })]);
+    key = signingKey;
+    liveStreamId = stream.id;
+    playbackId = stream.playback_ids![0].id;
+  });
+
+  const sign = (id: string, type: 'live_stream' | 'playback') =>
+    mux.jwt.signViewerCounts(id, { type, keyId: key.id, keySecret: key.private_key, expiration: '1h' });
+
+  it('shows the open view of a live stream and its playback id within seconds, then none once it ends', async () => {
+    const [byStream, byPlaybackId] = await Promise.all([sign(liveStreamId, 'live_stream'), sign(playbackId, 'playback')]);
+    const before = await counts(byStream);
+    expect(before.status).toBe(200);
+    expect(before.body.data).toEqual([{ views: 0, viewers: 0, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
+
+    await beacon('viewinit', { pinid: viewId });
+    await beacon('viewstart');
+    await beacon('playing');
+    const started = Date.now();
+    const one = (c: Counts) => c.body.data?.[0]?.views === 1 && c.body.data[0].viewers === 1;
+    expect((await eventually(() => counts(byStream), one, 8_000)).body.data?.[0]).toMatchObject({ views: 1, viewers: 1 });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect((await counts(byPlaybackId)).body.data?.[0]).toMatchObject({ views: 1, viewers: 1 });
+
+    await beacon('hb');
+    await beacon('viewend');
+    const none = (c: Counts) => c.body.data?.[0]?.views === 0;
+    expect((await eventually(() => counts(byStream), none, 8_000)).body.data?.[0]).toMatchObject({ views: 0, viewers: 0 });
+  });
+
+  it('refuses a missing token (401), a playback token, a garbage token and a deleted key (403)', async () => {
+    expect((await counts()).status).toBe(401);
+    const playbackToken = await mux.jwt.signPlaybackId(playbackId, { keyId: key.id, keySecret: key.private_key, expiration: '1h' });
+    const refused = await counts(playbackToken);
+    expect(refused).toEqual({ status: 403, body: { error: { type: 'forbidden', messages: [expect.stringContaining('audience')] } } });
+    expect((await counts('not.a.jwt')).status).toBe(403);
+    const token = await sign(liveStreamId, 'live_stream');
+    await mux.system.signingKeys.delete(key.id);
+    expect((await counts(token)).status).toBe(403);
+  });
+});
