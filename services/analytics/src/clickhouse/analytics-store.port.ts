@@ -31,4 +31,9 @@ export interface StoreMigration {
   readonly version: number;
   readonly name: string;
   readonly statements: readonly string[];
+  /**
+   * A query: the statements run only when it returns a row (checked on every attempt), for a
+   * migration no statement of which can be made idempotent by itself (a table swap). Recorded either way.
+   */
+  readonly onlyIf?: string;
 }

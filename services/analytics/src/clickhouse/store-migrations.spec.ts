@@ -13,6 +13,7 @@ class RecordingStore implements AnalyticsStore {
     return Promise.resolve();
   }
   query<T>(sql: string, _params?: StoreParams): Promise<T[]> {
+    if (sql.startsWith('SELECT guard')) return Promise.resolve((sql.endsWith('yes') ? [{ guard: 1 }] : []) as T[]);
     expect(sql).toContain('FROM schema_migrations FINAL');
     return Promise.resolve(this.recorded as T[]);
   }
@@ -45,6 +46,13 @@ describe('runStoreMigrations', () => {
     store.failOn = 'broken';
     await expect(runStoreMigrations(store, [m(1), m(2, 'two', ['CREATE broken'])])).rejects.toThrow('analytics store migration 2 (two) failed: Code: 62');
     expect(store.recorded.map((r) => r.version)).toEqual([1]);
+  });
+
+  it('runs the statements of a guarded migration only while its guard returns a row, and records it either way', async () => {
+    const store = new RecordingStore();
+    const guarded = (version: number, onlyIf: string) => ({ ...m(version), onlyIf });
+    expect(await runStoreMigrations(store, [guarded(1, 'SELECT guard yes'), guarded(2, 'SELECT guard no')])).toEqual({ applied: [1, 2], alreadyApplied: [] });
+    expect(store.statements.slice(1)).toEqual([m(1).statements[0]]);
   });
 
   it('refuses a recorded version whose name changed', async () => {

@@ -40,7 +40,8 @@ export async function runStoreMigrations(store: AnalyticsStore, migrations: read
       report.alreadyApplied.push(migration.version);
       continue;
     }
-    for (const statement of migration.statements) {
+    const run = migration.onlyIf === undefined || (await store.query(migration.onlyIf)).length > 0;
+    for (const statement of run ? migration.statements : []) {
       try {
         await store.command(statement);
       } catch (err) {

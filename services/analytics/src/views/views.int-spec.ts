@@ -52,7 +52,10 @@ describe('views in ClickHouse (chDB)', () => {
   });
 
   it('migrations are idempotent', async () => {
-    expect(await runStoreMigrations(store, VIEW_MIGRATIONS)).toEqual({ applied: [], alreadyApplied: [100, 101] });
+    expect(await runStoreMigrations(store, VIEW_MIGRATIONS)).toEqual({ applied: [], alreadyApplied: [100, 101, 102, 103] });
+    expect(await store.query(`SELECT name, partition_key FROM system.tables WHERE database = currentDatabase() AND name LIKE 'views%'`)).toEqual([
+      { name: 'views', partition_key: 'toYYYYMMDD(inserted_at)' },
+    ]);
   });
 
   it('stores the folded view row (every column as written) and its events for the timeline', async () => {

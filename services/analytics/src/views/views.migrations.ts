@@ -20,8 +20,8 @@ const CREATE_VIEW_EVENTS = `CREATE TABLE IF NOT EXISTS view_events (
 
 /**
  * One row per view and write: ReplacingMergeTree(version) keeps the highest version (2 × events
- * applied + 1 once closed), so read it with FINAL. Not partitioned: a partition key must never
- * change for a view, and view_start can move when a late viewstart arrives. Column names are Mux's
+ * applied + 1 once closed), so read it with FINAL. A partition key must never change for a view
+ * (view_start can move when a late viewstart arrives): 102 partitions it by inserted_at. Column names are Mux's
  * video-view field names. These columns are frozen here: a new column is a new migration
  * (`ALTER TABLE views ADD COLUMN IF NOT EXISTS …`), which views.migrations.spec.ts checks.
  */
@@ -189,8 +189,33 @@ const CREATE_VIEWS = `CREATE TABLE IF NOT EXISTS views (
   INDEX view_start_minmax view_start TYPE minmax GRANULARITY 4
 ) ENGINE = ReplacingMergeTree(version) ORDER BY view_id`;
 
+/**
+ * `views` again, partitioned by the UTC day of `inserted_at` (the first beacon's arrival: fixed for
+ * a view, as the bus delivers a view's batches in order), so that every version of a view lies in
+ * one partition. Readers run with `do_not_merge_across_partitions_select_final` (STORE_SETTINGS):
+ * FINAL merges each partition alone, and skips a partition merged into one part, which every day
+ * becomes an hour after its last write (`min_age_to_force_merge_*`). Unpartitioned, FINAL merged
+ * all of a 30-day window's rows on every Data API query (docs/decisions.md).
+ */
+const CREATE_VIEWS_BY_DAY = CREATE_VIEWS.replace('CREATE TABLE IF NOT EXISTS views (', 'CREATE TABLE IF NOT EXISTS views_next (').replace(
+  ') ENGINE = ReplacingMergeTree(version) ORDER BY view_id',
+  `) ENGINE = ReplacingMergeTree(version) PARTITION BY toYYYYMMDD(inserted_at) ORDER BY view_id
+  SETTINGS min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1`,
+);
+
+/** The table swap is the one step that cannot be repeated: the migration runs while `views` is not partitioned. */
+const VIEWS_UNPARTITIONED = `SELECT 1 FROM system.tables WHERE database = currentDatabase() AND name = 'views' AND partition_key = ''`;
+
 /** The view builder's tables (versions 100–199). */
 export const VIEW_MIGRATIONS: readonly StoreMigration[] = [
   { version: 100, name: 'view_events', statements: [CREATE_VIEW_EVENTS] },
   { version: 101, name: 'views', statements: [CREATE_VIEWS] },
+  {
+    version: 102,
+    name: 'views partitioned by day',
+    onlyIf: VIEWS_UNPARTITIONED,
+    // A repeated copy stores rows again with the same versions: FINAL keeps one of each.
+    statements: [CREATE_VIEWS_BY_DAY, 'INSERT INTO views_next SELECT * FROM views', 'EXCHANGE TABLES views AND views_next'],
+  },
+  { version: 103, name: 'drop unpartitioned views', statements: ['DROP TABLE IF EXISTS views_next'] },
 ];
