@@ -195,6 +195,24 @@ describe('Mux Data: mux-embed beacons → views → Data API (official SDK)', ()
     await expect(mux.data.videoViews.list({ filters: ['colour:red'] })).rejects.toMatchObject({ status: 400 });
   });
 
+  it('metrics over these views: overall, breakdown and timeseries through the SDK', async () => {
+    const filters = [`viewer_user_id:${run}`];
+    const views = await mux.data.metrics.getOverallValues('views', { timeframe: ['1:hours'], filters });
+    expect(views.data).toMatchObject({ value: 2, total_views: 2 });
+    expect(views.meta).toMatchObject({ aggregation: 'view_start' });
+    const played = (await mux.data.videoViews.list({ timeframe: ['1:hours'], viewer_id: run, filters: [`video_title:${run} played`] })).data[0];
+    const detail = (await mux.data.videoViews.retrieve(played.id)).data;
+    const startup = await mux.data.metrics.getOverallValues('video_startup_time', { timeframe: ['1:hours'], filters });
+    // one view reached its first frame: the median is its own startup time
+    expect(startup.data).toMatchObject({ value: detail.time_to_first_frame, total_views: 1 });
+    expect(startup.meta).toMatchObject({ aggregation: 'view_end' });
+    const byBrowser = [];
+    for await (const row of mux.data.metrics.listBreakdownValues('views', { timeframe: ['1:hours'], filters, group_by: 'browser' })) byBrowser.push(row);
+    expect(byBrowser).toEqual([expect.objectContaining({ field: played.viewer_application_name, views: 2, value: 2 })]);
+    const series = await mux.data.metrics.getTimeseries('views', { timeframe: ['1:hours'], filters, group_by: 'ten_minutes' });
+    expect(series.data.reduce((sum, point) => sum + Number(point[2] ?? 0), 0)).toBe(2);
+  });
+
   it("exports: today's views in a gzipped CSV behind an expiring URL", async () => {
     const today = new Date().toISOString().slice(0, 10);
     const csv = await eventually(

@@ -20,14 +20,11 @@ logfile="$base/server.log"
 pidfile="$base/server.pid"
 
 say() { echo "clickhouse.sh: $*" >&2; }
+# shellcheck source=pidfile-server.sh
+source "$(dirname "${BASH_SOURCE[0]}")/pidfile-server.sh"
 url() { echo "http://127.0.0.1:$port"; }
 
-running_pid() {
-  local pid
-  [ -f "$pidfile" ] || return 1
-  pid="$(cat "$pidfile")"
-  if kill -0 "$pid" 2>/dev/null && grep -q 'chdb-http-server' "/proc/$pid/cmdline" 2>/dev/null; then echo "$pid"; else return 1; fi
-}
+running_pid() { pidfile_running_pid 'chdb-http-server'; }
 
 answers() { [ "$(curl -sf --max-time 2 "$(url)/ping" 2>/dev/null)" = "Ok." ]; }
 
@@ -67,18 +64,7 @@ start() {
   url
 }
 
-stop() {
-  local pid i
-  if ! pid="$(running_pid)"; then say "not running"; rm -f "$pidfile"; return 0; fi
-  kill -TERM "$pid"
-  for i in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; say "stopped"; return 0; }
-    sleep 0.25
-  done
-  say "still running after 15 s; killing pid $pid"
-  kill -KILL "$pid" 2>/dev/null || true
-  rm -f "$pidfile"
-}
+stop() { pidfile_stop 15; }
 
 case "${1:-}" in
   start) start ;;

@@ -18,6 +18,8 @@ logdir="$base/log"
 pidfile="$base/kafka.pid"
 
 say() { echo "kafka.sh: $*" >&2; }
+# shellcheck source=pidfile-server.sh
+source "$(dirname "${BASH_SOURCE[0]}")/pidfile-server.sh"
 
 ensure_tools() {
   if ! command -v java >/dev/null 2>&1 || ! command -v mvn >/dev/null 2>&1; then
@@ -104,12 +106,7 @@ format_storage() {
     || { cat "$logdir/format.log" >&2; exit 1; }
 }
 
-running_pid() {
-  local pid
-  [ -f "$pidfile" ] || return 1
-  pid="$(cat "$pidfile")"
-  if kill -0 "$pid" 2>/dev/null && grep -q 'kafka\.Kafka' "/proc/$pid/cmdline" 2>/dev/null; then echo "$pid"; else return 1; fi
-}
+running_pid() { pidfile_running_pid 'kafka\.Kafka'; }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; }
 
@@ -166,18 +163,7 @@ start() {
   say "ready at $(brokers) (pid $pid)"
 }
 
-stop() {
-  local pid i
-  if ! pid="$(running_pid)"; then say "not running"; rm -f "$pidfile"; return 0; fi
-  kill -TERM "$pid"
-  for i in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; say "stopped"; return 0; }
-    sleep 0.5
-  done
-  say "no controlled shutdown after 30 s; killing pid $pid"
-  kill -KILL "$pid" 2>/dev/null || true
-  rm -f "$pidfile"
-}
+stop() { pidfile_stop 30; }
 
 brokers() { echo "127.0.0.1:$port"; }
 

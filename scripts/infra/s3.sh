@@ -27,6 +27,8 @@ logdir="$base/log"
 pidfile="$base/s3proxy.pid"
 
 say() { echo "s3.sh: $*" >&2; }
+# shellcheck source=pidfile-server.sh
+source "$(dirname "${BASH_SOURCE[0]}")/pidfile-server.sh"
 endpoint() { echo "http://127.0.0.1:$port"; }
 
 ensure_tools() {
@@ -93,12 +95,7 @@ PROPS
 LOGBACK
 }
 
-running_pid() {
-  local pid
-  [ -f "$pidfile" ] || return 1
-  pid="$(cat "$pidfile")"
-  if kill -0 "$pid" 2>/dev/null && grep -q 'org\.gaul\.s3proxy\.Main' "/proc/$pid/cmdline" 2>/dev/null; then echo "$pid"; else return 1; fi
-}
+running_pid() { pidfile_running_pid 'org\.gaul\.s3proxy\.Main'; }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; }
 
@@ -159,18 +156,7 @@ start() {
   endpoint
 }
 
-stop() {
-  local pid i
-  if ! pid="$(running_pid)"; then say "not running"; rm -f "$pidfile"; return 0; fi
-  kill -TERM "$pid"
-  for i in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; say "stopped"; return 0; }
-    sleep 0.25
-  done
-  say "still running after 15 s; killing pid $pid"
-  kill -KILL "$pid" 2>/dev/null || true
-  rm -f "$pidfile"
-}
+stop() { pidfile_stop 15; }
 
 case "${1:-}" in
   start) start ;;

@@ -1,15 +1,5 @@
 import { expandKey, expandKeys, MUX_EMBED_KEYS } from './expand-keys';
-import { MUX_EMBED_DICTIONARY as committed } from './mux-embed-keys';
 import { FIXTURE_NAMES, loadFixture, minifyKey } from './testing/beacon-fixtures';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { extractInstalled } = require('../../../../scripts/mux-embed-dictionary.js') as { extractInstalled: () => typeof committed };
-
-describe('mux-embed key dictionary', () => {
-  it('is the installed mux-embed’s (after an upgrade: node scripts/mux-embed-dictionary.js)', () => {
-    expect(committed).toEqual(extractInstalled());
-  });
-});
 
 describe('expandKey', () => {
   it.each([
