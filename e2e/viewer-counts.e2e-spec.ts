@@ -67,7 +67,7 @@ describe('Viewer counts: signViewerCounts → GET /counts on the collector', () 
     expect(before.status).toBe(200);
     expect(before.body.data).toEqual([{ views: 0, viewers: 0, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
 
-    await beacon('viewinit', { pinid: viewId });
+    await beacon('playerready');
     await beacon('viewstart');
     await beacon('playing');
     const started = Date.now();
