@@ -10,8 +10,11 @@
 //   - the API under open-loop load at fixed offered rates (bench-api, bench-load)
 //   - analytics: beacons/s one collector accepts and its p50/p99 latency, then the view builder's rate on those
 //     beacons into embedded chDB (bench-collector, bench-views; in this process, after the platform has stopped)
+//   - metrics: Data API overall, breakdown and timeseries latency over 10 million synthetic views in embedded chDB
+//     (bench-metrics; BENCH_METRICS_VIEWS to change; in this process, after the platform has stopped)
 // `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part;
-// `-- images` only the image part; `-- collector` only the collector and view builder part (no platform started).
+// `-- images` only the image part; `-- collector` only the collector and view builder part; `-- metrics` only the
+// metrics part (neither starts the platform).
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, execSync } = require('node:child_process');
@@ -29,6 +32,7 @@ const { benchLive, prepareLiveSource } = require('./bench-live');
 const { benchCaptions, prepareCaptionsSource } = require('./bench-captions');
 const { benchApi, prepareApiSource } = require('./bench-api');
 const { benchCollectorAndViews } = require('./bench-views');
+const { benchMetrics } = require('./bench-metrics');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -81,6 +85,7 @@ async function load(baseUrl, name, total, concurrency, request, expectedStatus =
 async function main() {
   execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
   if (process.argv.includes('collector')) return benchCollectorAndViews();
+  if (process.argv.includes('metrics')) return benchMetrics();
   const apiOnly = process.argv.includes('api');
   const mp4Only = process.argv.includes('mp4');
   const imagesOnly = process.argv.includes('images');
@@ -196,6 +201,7 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   if (!skip('collector')) await benchCollectorAndViews();
+  if (!skip('metrics')) await benchMetrics();
 }
 
 main().catch((err) => {
