@@ -9,15 +9,15 @@
 //   - uploads, live latency and concurrency, generated live subtitles (bench-uploads, bench-live, bench-captions)
 //   - the API under open-loop load at fixed offered rates (bench-api, bench-load)
 //   - analytics: beacons/s one collector accepts and its p50/p99 latency, then the view builder's rate on those
-//     beacons into embedded chDB (bench-collector, bench-views; in this process, after the platform has stopped)
+//     beacons into embedded chDB (bench-collector, bench-views; in a process of its own, after the platform has stopped)
 //   - metrics: Data API overall, breakdown and timeseries latency over 10 million synthetic views in embedded chDB
-//     (bench-metrics; BENCH_METRICS_VIEWS to change; in this process, after the platform has stopped)
+//     (bench-metrics; BENCH_METRICS_VIEWS to change; in a process of its own, after the platform has stopped)
 // `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part;
 // `-- images` only the image part; `-- collector` only the collector and view builder part; `-- metrics` only the
 // metrics part (neither starts the platform).
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
-const { spawn, execSync } = require('node:child_process');
+const { spawn, spawnSync, execSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -83,7 +83,7 @@ async function load(baseUrl, name, total, concurrency, request, expectedStatus =
 }
 
 async function main() {
-  execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
+  if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
   if (process.argv.includes('collector')) return benchCollectorAndViews();
   if (process.argv.includes('metrics')) return benchMetrics();
   const apiOnly = process.argv.includes('api');
@@ -200,8 +200,19 @@ async function main() {
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  if (!skip('collector')) await benchCollectorAndViews();
-  if (!skip('metrics')) await benchMetrics();
+  // each in a process of its own: chDB binds one data directory per process
+  if (!skip('collector')) runPartAlone('collector');
+  if (!skip('metrics')) runPartAlone('metrics');
+}
+
+/** `node scripts/bench.js <part>` as a child (the build is done: BENCH_SKIP_BUILD). */
+function runPartAlone(part) {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench.js'), part], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_SKIP_BUILD: '1' },
+  });
+  if (result.status !== 0) process.exitCode = 1;
 }
 
 main().catch((err) => {
