@@ -78,7 +78,7 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
     for (const [method, path] of [
       ['GET', '/video/v1/web-inputs'],
       ['GET', '/video/v1/spaces'],
-      ['GET', '/data/v1/video-views'],
+      ['GET', '/video/v1/spaces/s1'],
     ] as const) {
       const res = await api(method, path);
       expect(res.status).toBe(501);
