@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { settledAsset, streamUrl } from './support/assets';
-import { sdk } from './support/context';
+import { api, sdk } from './support/context';
 import { eventually } from './support/encoder';
 import { launchChromium } from './support/hls-player';
 import { FileServer, makeClip, serveFiles } from './support/media';
@@ -211,6 +211,65 @@ describe('Mux Data: mux-embed beacons → views → Data API (official SDK)', ()
     expect(byBrowser).toEqual([expect.objectContaining({ field: played.viewer_application_name, views: 2, value: 2 })]);
     const series = await mux.data.metrics.getTimeseries('views', { timeframe: ['1:hours'], filters, group_by: 'ten_minutes' });
     expect(series.data.reduce((sum, point) => sum + Number(point[2] ?? 0), 0)).toBe(2);
+  });
+
+  it('insights and comparison: the SDK and the raw envelopes of spec 001, values computed by hand', async () => {
+    const filters = [`viewer_user_id:${run}`];
+    const views = (await mux.data.videoViews.list({ timeframe: ['1:hours'], viewer_id: run })).data;
+    const broken = (await mux.data.videoViews.retrieve(views.find((v) => v.video_title === `${run} broken`)!.id)).data;
+    const ok = (await mux.data.videoViews.retrieve(played.viewId!)).data;
+
+    // one failed view of two: failure 0.5 overall; the broken title is 1 over half the views, impact (1 − 0.5) × 1/2
+    const insights = await mux.data.metrics.getInsights('playback_failure_percentage', { timeframe: ['1:hours'], filters });
+    const scores = insights.data.map((i) => i.negative_impact_score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(insights.data).toContainEqual({
+      filter_column: 'video_title',
+      filter_value: `${run} broken`,
+      metric: 1,
+      negative_impact_score: 0.25,
+      total_views: 1,
+      total_watch_time: broken.watch_time ?? 0,
+      total_playing_time: broken.view_playing_time ?? 0,
+    });
+    expect(insights.data.find((i) => i.filter_value === `${run} played`)).toMatchObject({ metric: 0, negative_impact_score: -0.25, total_views: 1 });
+    expect(insights.data[0].negative_impact_score).toBe(0.25);
+
+    const raw = await api('GET', `/data/v1/metrics/playback_failure_percentage/insights?timeframe[]=1:hours&filters[]=${encodeURIComponent(filters[0])}`);
+    expect(raw.status).toBe(200);
+    expect(Object.keys(raw.body).sort()).toEqual(['data', 'meta', 'timeframe', 'total_row_count']);
+    expect(raw.body).toMatchObject({ meta: { aggregation: 'view_end' }, total_row_count: raw.body.data.length });
+    expect(raw.body.timeframe).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(raw.body.timeframe[1] - raw.body.timeframe[0]).toBe(3_600);
+
+    const compared = await mux.data.metrics.list({ timeframe: ['1:hours'], filters, dimension: 'video_title', value: `${run} played` });
+    const [totals, ...groups] = compared.data as unknown as Array<Record<string, any>>;
+    expect(totals).toEqual({
+      name: 'totals',
+      watch_time: ok.watch_time,
+      view_count: 1,
+      started_views: 1,
+      ended_views: 1,
+      unique_viewers: 1,
+      total_playing_time: ok.view_playing_time,
+    });
+    expect(groups.map((g) => g.name)).toEqual(['Views', 'Overall Score', 'Playback Failure Score', 'Startup Time Score', 'Rebuffer Score', 'Video Quality Score']);
+    expect(groups[0]).toEqual({ value: 1, type: 'number', name: 'Views', metric: 'views' });
+    const item = (group: string, name: string) => groups.find((g) => g.name === group)!.items.find((i: { name: string }) => i.name === name);
+    expect(item('Playback Failure Score', 'Playback Failure Percentage')).toEqual({ value: 0, type: 'percentage', name: 'Playback Failure Percentage', metric: 'playback_failure_percentage' });
+    // one view: its startup time is the median and the 95th percentile
+    expect(item('Startup Time Score', 'Video Startup Time (median)')).toMatchObject({ value: ok.time_to_first_frame, measurement: 'median', type: 'milliseconds' });
+    expect(item('Startup Time Score', 'Video Startup Time (95th %)')).toMatchObject({ value: ok.time_to_first_frame, measurement: '95th' });
+    expect(item('Rebuffer Score', 'Rebuffer Count (median)')).toMatchObject({ value: ok.buffering_count });
+
+    const rawComparison = await api('GET', `/data/v1/metrics/comparison?timeframe[]=1:hours&dimension=video_title&value=${encodeURIComponent(`${run} broken`)}`);
+    expect(rawComparison.status).toBe(200);
+    expect(Object.keys(rawComparison.body).sort()).toEqual(['data', 'timeframe', 'total_row_count']);
+    expect(rawComparison.body.data[0]).toMatchObject({ name: 'totals', view_count: 1, started_views: 1, watch_time: broken.watch_time ?? 0 });
+    const failure = rawComparison.body.data.find((g: { name: string }) => g.name === 'Playback Failure Score');
+    expect(failure.items[0]).toMatchObject({ name: 'Playback Failure Percentage', value: 1 });
+    expect((await api('GET', '/data/v1/metrics/comparison?dimension=colour&value=red')).status).toBe(400);
+    expect((await api('GET', '/data/v1/metrics/views/insights?measurement=95th')).status).toBe(400);
   });
 
   it("exports: today's views in a gzipped CSV behind an expiring URL", async () => {

@@ -45,8 +45,9 @@ describe('transcoding workers stopped mid-job', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-crash-'));
     // non-standard (MPEG-4 Part 2): the worker is encoding the ladder, not remuxing, when stopped
     await makeClip(dir, 'slow', { seconds: 40, width: 1280, height: 720, fps: 30, videoCodec: 'mpeg4', audioCodec: 'libmp3lame', extension: 'mkv' });
-    // standard: ready from its source rendition within seconds, then its ladder runs
-    await makeClip(dir, 'standard', { seconds: 40, width: 1280, height: 720, fps: 30 });
+    // standard: ready from its source rendition within seconds, then its ladder runs; long enough that a
+    // restarted platform on a busy machine cannot finish the ladder before the drill sees it encoding
+    await makeClip(dir, 'standard', { seconds: 120, width: 1280, height: 720, fps: 30 });
     files = await serveFiles(dir);
   });
 
