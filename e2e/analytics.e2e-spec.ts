@@ -229,8 +229,8 @@ describe('Mux Data: mux-embed beacons → views → Data API (official SDK)', ()
       metric: 1,
       negative_impact_score: 0.25,
       total_views: 1,
-      total_watch_time: broken.watch_time ?? 0,
-      total_playing_time: broken.view_playing_time ?? 0,
+      total_watch_time: Number(broken.watch_time ?? 0), // the view detail prints some numbers as decimal strings, as Mux does
+      total_playing_time: Number(broken.view_playing_time ?? 0),
     });
     expect(insights.data.find((i) => i.filter_value === `${run} played`)).toMatchObject({ metric: 0, negative_impact_score: -0.25, total_views: 1 });
     expect(insights.data[0].negative_impact_score).toBe(0.25);
@@ -246,26 +246,26 @@ describe('Mux Data: mux-embed beacons → views → Data API (official SDK)', ()
     const [totals, ...groups] = compared.data as unknown as Array<Record<string, any>>;
     expect(totals).toEqual({
       name: 'totals',
-      watch_time: ok.watch_time,
+      watch_time: Number(ok.watch_time),
       view_count: 1,
       started_views: 1,
       ended_views: 1,
       unique_viewers: 1,
-      total_playing_time: ok.view_playing_time,
+      total_playing_time: Number(ok.view_playing_time),
     });
     expect(groups.map((g) => g.name)).toEqual(['Views', 'Overall Score', 'Playback Failure Score', 'Startup Time Score', 'Rebuffer Score', 'Video Quality Score']);
     expect(groups[0]).toEqual({ value: 1, type: 'number', name: 'Views', metric: 'views' });
     const item = (group: string, name: string) => groups.find((g) => g.name === group)!.items.find((i: { name: string }) => i.name === name);
     expect(item('Playback Failure Score', 'Playback Failure Percentage')).toEqual({ value: 0, type: 'percentage', name: 'Playback Failure Percentage', metric: 'playback_failure_percentage' });
     // one view: its startup time is the median and the 95th percentile
-    expect(item('Startup Time Score', 'Video Startup Time (median)')).toMatchObject({ value: ok.time_to_first_frame, measurement: 'median', type: 'milliseconds' });
-    expect(item('Startup Time Score', 'Video Startup Time (95th %)')).toMatchObject({ value: ok.time_to_first_frame, measurement: '95th' });
-    expect(item('Rebuffer Score', 'Rebuffer Count (median)')).toMatchObject({ value: ok.buffering_count });
+    expect(item('Startup Time Score', 'Video Startup Time (median)')).toMatchObject({ value: Number(ok.time_to_first_frame), measurement: 'median', type: 'milliseconds' });
+    expect(item('Startup Time Score', 'Video Startup Time (95th %)')).toMatchObject({ value: Number(ok.time_to_first_frame), measurement: '95th' });
+    expect(item('Rebuffer Score', 'Rebuffer Count (median)')).toMatchObject({ value: Number(ok.buffering_count) });
 
     const rawComparison = await api('GET', `/data/v1/metrics/comparison?timeframe[]=1:hours&dimension=video_title&value=${encodeURIComponent(`${run} broken`)}`);
     expect(rawComparison.status).toBe(200);
     expect(Object.keys(rawComparison.body).sort()).toEqual(['data', 'timeframe', 'total_row_count']);
-    expect(rawComparison.body.data[0]).toMatchObject({ name: 'totals', view_count: 1, started_views: 1, watch_time: broken.watch_time ?? 0 });
+    expect(rawComparison.body.data[0]).toMatchObject({ name: 'totals', view_count: 1, started_views: 1, watch_time: Number(broken.watch_time ?? 0) });
     const failure = rawComparison.body.data.find((g: { name: string }) => g.name === 'Playback Failure Score');
     expect(failure.items[0]).toMatchObject({ name: 'Playback Failure Percentage', value: 1 });
     expect((await api('GET', '/data/v1/metrics/comparison?dimension=colour&value=red')).status).toBe(400);

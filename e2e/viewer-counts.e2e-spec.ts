@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sdk } from './support/context';
 import { eventually } from './support/encoder';
 
-jest.setTimeout(60_000);
+jest.setTimeout(90_000);
 
 type Counts = { status: number; body: { data?: { views: number; viewers: number; updated_at: string }[] } };
 
@@ -76,10 +76,26 @@ describe('Viewer counts: signViewerCounts → GET /counts on the collector', () 
     expect(Date.now() - started).toBeLessThan(8_000);
     expect((await counts(byPlaybackId)).body.data?.[0]).toMatchObject({ views: 1, viewers: 1 });
 
+    // the monitoring (real-time) API sees the same viewer: the SDK's deprecated realTime and its monitoring
+    const filters = [`viewer_user_id:${viewer}`];
+    const series = await eventually(
+      () => mux.data.realTime.retrieveTimeseries('current-concurrent-viewers', { filters }),
+      (s) => s.data.at(-1)?.concurrent_viewers === 1,
+      10_000,
+    );
+    expect(series.data.at(-1)).toEqual({ date: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), value: 1, concurrent_viewers: 1 });
+    expect(series.data).toHaveLength(361); // 30 minutes every 5 s, both ends
+    expect(series.timeframe[1] - series.timeframe[0]).toBe(1800);
+    const live = await mux.data.monitoring.metrics.getBreakdown('current-concurrent-viewers', { dimension: 'stream_type', filters });
+    expect(live.data).toEqual([{ value: 'live', metric_value: 1, negative_impact: 0, concurrent_viewers: 1, starting_up_viewers: expect.any(Number) }]);
+
     await beacon('hb');
     await beacon('viewend');
     const none = (c: Counts) => c.body.data?.[0]?.views === 0;
     expect((await eventually(() => counts(byStream), none, 8_000)).body.data?.[0]).toMatchObject({ views: 0, viewers: 0 });
+    // ended within the last minute: still listed, with no one watching
+    const ended = await mux.data.monitoring.metrics.getBreakdown('current-concurrent-viewers', { dimension: 'stream_type', filters: [`viewer_user_id:${viewer}`] });
+    expect(ended.data).toEqual([expect.objectContaining({ value: 'live', concurrent_viewers: 0 })]);
   });
 
   it('refuses a missing token (401), a playback token, a garbage token and a deleted key (403)', async () => {

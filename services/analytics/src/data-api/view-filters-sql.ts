@@ -23,12 +23,9 @@ export function viewFilterSql(query: analytics.DataQuery | undefined, basis: 'vi
   const column = basis === 'view_start' ? 'view_start' : 'view_end';
   const clauses = ['view_end IS NOT NULL', `${column} >= fromUnixTimestamp64Milli({tf_start:Int64})`, `${column} < fromUnixTimestamp64Milli({tf_end:Int64})`];
   const params: Record<string, string | number> = { tf_start: timeframe.start * 1000, tf_end: timeframe.end * 1000 };
-  (query?.filters ?? []).forEach((filter, i) => {
-    const expression = dimensionExpression(filter.dimension);
-    if (!expression) throw DomainError.invalid(`${filter.dimension} is not a dimension`);
-    clauses.push(`ifNull(${expression}, '') ${filter.negate ? '!=' : '='} {f${i}:String}`);
-    params[`f${i}`] = filter.value;
-  });
+  const filters = dimensionFilterSql(query?.filters ?? []);
+  clauses.push(...filters.clauses);
+  Object.assign(params, filters.params);
   (query?.metric_filters ?? []).forEach((filter, i) => {
     const expression = metricViewExpression(filter.metric);
     if (!expression || !OPERATORS.has(filter.operator)) throw DomainError.invalid(`${filter.metric}${filter.operator}${filter.value} is not a metric filter`);
@@ -36,6 +33,19 @@ export function viewFilterSql(query: analytics.DataQuery | undefined, basis: 'vi
     params[`m${i}`] = filter.value;
   });
   return { where: clauses.join(' AND '), params };
+}
+
+/** `filters[]` as clauses over `views` (each value bound as `f<i>`). */
+export function dimensionFilterSql(filters: analytics.DimensionFilter[]): { clauses: string[]; params: Record<string, string> } {
+  const clauses: string[] = [];
+  const params: Record<string, string> = {};
+  filters.forEach((filter, i) => {
+    const expression = dimensionExpression(filter.dimension);
+    if (!expression) throw DomainError.invalid(`${filter.dimension} is not a dimension`);
+    clauses.push(`ifNull(${expression}, '') ${filter.negate ? '!=' : '='} {f${i}:String}`);
+    params[`f${i}`] = filter.value;
+  });
+  return { clauses, params };
 }
 
 export function withParams(base: ViewFilterSql, extra: StoreParams): Record<string, string | number> {

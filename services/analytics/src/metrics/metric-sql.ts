@@ -52,14 +52,12 @@ export interface BreakdownOptions {
   direction: 'asc' | 'desc';
   limit: number;
   offset: number;
-  /** The value over all groups and the number of views: the reference of negative impact. */
-  overall: number | null;
-  totalViews: number;
 }
 
 /**
  * One row per dimension value: totals, value, and negative impact (ours: how much the group drags
- * the overall value the wrong way, weighted by its share of views), with `total_groups`.
+ * the overall value the wrong way, weighted by its share of views), with `total_groups`. One scan:
+ * the grouping set `()` gives the overall value and views the impact is measured against.
  */
 export function breakdownSql(
   definition: MetricDefinition,
@@ -70,25 +68,17 @@ export function breakdownSql(
   const dimension = dimensionExpression(options.dimension);
   if (!dimension) throw DomainError.invalid(`group_by: ${options.dimension} is not a dimension`);
   const inner = countedViews(definition, query, [`ifNull(${dimension}, '') AS field`]);
-  const sign = impactSign(definition, options.overall, options.totalViews);
   const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
   const sql = `SELECT field, views, total_watch_time, total_playing_time, value,
-         if(value IS NULL, 0, (value - {bd_overall:Float64}) * {bd_sign:Int8} * views / {bd_total:Float64}) AS negative_impact,
+         if(value IS NULL OR overall IS NULL, 0, (value - overall) * {bd_sign:Int8} * views / all_views) AS negative_impact,
          count() OVER () AS total_groups
-  FROM (SELECT field, ${TOTALS}, ${aggregateExpression(definition, measurement)} AS value FROM (${inner.sql}) GROUP BY field)
+  FROM (SELECT *, anyIf(value, whole) OVER () AS overall, anyIf(views, whole) OVER () AS all_views
+        FROM (SELECT field, grouping(field) = 1 AS whole, ${TOTALS}, ${aggregateExpression(definition, measurement)} AS value
+              FROM (${inner.sql}) GROUP BY GROUPING SETS ((field), ())))
+  WHERE NOT whole
   ORDER BY ${BREAKDOWN_ORDERS[options.orderBy]} ${direction} NULLS LAST, views DESC, field ASC
   LIMIT {bd_limit:UInt32} OFFSET {bd_offset:UInt32}`;
-  return {
-    sql,
-    params: {
-      ...inner.params,
-      bd_overall: options.overall ?? 0,
-      bd_sign: sign,
-      bd_total: Math.max(options.totalViews, 1),
-      bd_limit: options.limit,
-      bd_offset: options.offset,
-    },
-  };
+  return { sql, params: { ...inner.params, bd_sign: worseSign(definition), bd_limit: options.limit, bd_offset: options.offset } };
 }
 
 /** One row per interval that has views: `t` (epoch seconds of its start), `views`, `value`. */
@@ -116,7 +106,7 @@ export function insightsSql(
   definition: MetricDefinition,
   measurement: Measurement,
   query: analytics.DataQuery | undefined,
-  options: Pick<BreakdownOptions, 'direction' | 'overall' | 'totalViews'>,
+  options: { direction: 'asc' | 'desc'; overall: number | null; totalViews: number },
 ): MetricSql {
   const pairs = INSIGHT_DIMENSIONS.map((name) => `tuple('${name}', toString(ifNull(${dimensionExpression(name)}, '')))`);
   const inner = countedViews(definition, query, [`arrayJoin([${pairs.join(', ')}]) AS d`]);
@@ -131,9 +121,13 @@ export function insightsSql(
   return { sql, params: { ...inner.params, in_overall: options.overall ?? 0, in_sign: sign, in_total: Math.max(options.totalViews, 1) } };
 }
 
+/** 1 when a higher value is worse, -1 when a lower one is, 0 for a metric with no worse side. */
+function worseSign(definition: MetricDefinition): number {
+  return definition.worse === null ? 0 : definition.worse === 'higher' ? 1 : -1;
+}
+
 function impactSign(definition: MetricDefinition, overall: number | null, totalViews: number): number {
-  if (definition.worse === null || overall === null || totalViews === 0) return 0;
-  return definition.worse === 'higher' ? 1 : -1;
+  return overall === null || totalViews === 0 ? 0 : worseSign(definition);
 }
 
 /** Spec 001 rule 2: ≤ 6 h → ten_minutes; ≤ 15 days → hour; longer → day. */

@@ -45,9 +45,11 @@ export class MetricsQuery {
 
   async overall(request: analytics.MetricRequest): Promise<MetricReply> {
     const { definition, measurement } = resolve(request);
+    const unfiltered = !request.query?.filters?.length && !request.query?.metric_filters?.length;
     const [totals, global] = await Promise.all([
       this.totals(definition, measurement, request.query),
-      this.totals(definition, measurement, { timeframe: request.query?.timeframe, filters: [], metric_filters: [] }),
+      // without filters the global value is the value: one scan, not two
+      unfiltered ? undefined : this.totals(definition, measurement, { timeframe: request.query?.timeframe, filters: [], metric_filters: [] }),
     ]);
     return {
       data: {
@@ -55,7 +57,7 @@ export class MetricsQuery {
         total_views: totals.views,
         total_watch_time: totals.total_watch_time,
         total_playing_time: totals.total_playing_time,
-        global_value: global.value,
+        global_value: (global ?? totals).value,
       },
       meta: { aggregation: definition.basis },
     };
@@ -64,7 +66,6 @@ export class MetricsQuery {
   async breakdown(request: analytics.MetricBreakdownRequest): Promise<MetricReply> {
     const { definition, measurement } = resolve(request.metric);
     if (!Object.hasOwn(BREAKDOWN_ORDERS, request.order_by)) throw DomainError.invalid(`order_by: must be one of ${Object.keys(BREAKDOWN_ORDERS).join(', ')}`);
-    const reference = await this.totals(definition, measurement, request.metric?.query);
     const limit = request.limit > 0 ? request.limit : 25;
     const page = request.page > 0 ? request.page : 1;
     const { sql, params } = breakdownSql(definition, measurement, request.metric?.query, {
@@ -73,8 +74,6 @@ export class MetricsQuery {
       direction: request.order_direction === 'asc' ? 'asc' : 'desc',
       limit,
       offset: (page - 1) * limit,
-      overall: reference.value,
-      totalViews: reference.views,
     });
     const rows = await this.store.query<BreakdownRow>(sql, params);
     const data = rows.map((row) => ({
@@ -150,8 +149,6 @@ export class MetricsQuery {
       direction: 'asc',
       limit: 1,
       offset: 0,
-      overall: null,
-      totalViews: 0,
     });
     const [row] = await this.store.query<BreakdownRow>(sql, params);
     return row ? Number(row.total_groups) : 0;

@@ -5,7 +5,8 @@ import { openApiSchema } from '../validation/openapi-schema';
 import { declareNulFreeRequestStrings } from './nul-free-strings';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json']);
-const DEPRECATED_PREFIX = '/video/v1/signing-keys';
+/** Second prefixes one controller also serves, kept for old clients: the signing keys' and Mux's real-time API. */
+const DEPRECATED_PREFIXES = ['/video/v1/signing-keys', '/data/v1/realtime'];
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
 /** Holds the document built from the running app's controllers. */
@@ -27,7 +28,7 @@ export class OpenApiDocument {
  * Scans the app's controllers: request and response schemas come from the zod schemas the
  * routes validate with (ZodBody, ZodQuery, ZodResponse). Then adds what decorators cannot
  * say: Basic auth everywhere but the public paths, the error body on every operation, and
- * the deprecated signing-key duplicates.
+ * the deprecated duplicates (signing keys, real-time).
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -48,8 +49,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (!operation) continue;
       operation.responses = { ...operation.responses, default: errorResponse };
       if (PUBLIC_PATHS.has(path)) operation.security = [];
-      // One controller serves both signing-key prefixes; Nest numbers their operation ids [0], [1].
-      const deprecated = path === DEPRECATED_PREFIX || path.startsWith(`${DEPRECATED_PREFIX}/`);
+      // One controller serves both prefixes; Nest numbers their operation ids [0], [1].
+      const deprecated = DEPRECATED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
       if (deprecated) operation.deprecated = true;
       if (operation.operationId) operation.operationId = operation.operationId.replace(/\[\d+\]$/, deprecated ? '_deprecated' : '');
     }

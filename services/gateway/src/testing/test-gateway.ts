@@ -127,6 +127,10 @@ export class TestGateway {
     'listMetricTimeseries',
     'listMetricInsights',
     'getMetricComparison',
+    'getMonitoringBreakdown',
+    'listMonitoringTimeseries',
+    'listMonitoringBreakdownTimeseries',
+    'listMonitoringHistogram',
   ]);
   readonly health = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, { check: jest.fn(() => of({ status: health.HealthCheckResponse_ServingStatus.SERVING })) }]),

@@ -126,6 +126,24 @@ export interface MetricRows {
   meta: MetricMeta | undefined;
 }
 
+export interface MonitoringRequest {
+  /** A monitoring metric id (current-concurrent-viewers, …; video-startup-time for the histogram). */
+  metric_id: string;
+  filters: DimensionFilter[];
+  /** Breakdowns: a monitoring dimension name. */
+  dimension: string;
+  /** negative_impact | value | views | field */
+  order_by: string;
+  /** asc | desc */
+  order_direction: string;
+  /** Unix seconds. A breakdown reads the instant `start` (= end); a timeseries every 5 s from start to end. */
+  timeframe:
+    | Timeframe
+    | undefined;
+  /** Breakdown timeseries: the values kept per instant. */
+  limit: number;
+}
+
 /**
  * The Data API's views, errors, dimensions and exports (spec 001 §2.1–2.3, §4). The gateway has
  * validated and resolved the query (timeframe as epoch seconds, filters parsed); the rows come back
@@ -157,6 +175,19 @@ export interface AnalyticsServiceClient {
   listMetricInsights(request: MetricInsightsRequest): Observable<MetricRows>;
 
   getMetricComparison(request: MetricComparisonRequest): Observable<DataRows>;
+
+  /**
+   * Monitoring (Mux's real-time API): the gateway has checked the metric and dimension names and
+   * resolved the instants (its clock), so each call reads one fixed window.
+   */
+
+  getMonitoringBreakdown(request: MonitoringRequest): Observable<DataRows>;
+
+  listMonitoringTimeseries(request: MonitoringRequest): Observable<DataRows>;
+
+  listMonitoringBreakdownTimeseries(request: MonitoringRequest): Observable<DataRows>;
+
+  listMonitoringHistogram(request: MonitoringRequest): Observable<DataRows>;
 }
 
 /**
@@ -190,6 +221,19 @@ export interface AnalyticsServiceController {
   listMetricInsights(request: MetricInsightsRequest): Promise<MetricRows> | Observable<MetricRows> | MetricRows;
 
   getMetricComparison(request: MetricComparisonRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
+
+  /**
+   * Monitoring (Mux's real-time API): the gateway has checked the metric and dimension names and
+   * resolved the instants (its clock), so each call reads one fixed window.
+   */
+
+  getMonitoringBreakdown(request: MonitoringRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
+
+  listMonitoringTimeseries(request: MonitoringRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
+
+  listMonitoringBreakdownTimeseries(request: MonitoringRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
+
+  listMonitoringHistogram(request: MonitoringRequest): Promise<DataRows> | Observable<DataRows> | DataRows;
 }
 
 export function AnalyticsServiceControllerMethods() {
@@ -205,6 +249,10 @@ export function AnalyticsServiceControllerMethods() {
       "listMetricTimeseries",
       "listMetricInsights",
       "getMetricComparison",
+      "getMonitoringBreakdown",
+      "listMonitoringTimeseries",
+      "listMonitoringBreakdownTimeseries",
+      "listMonitoringHistogram",
     ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
