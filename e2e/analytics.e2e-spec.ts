@@ -253,16 +253,35 @@ describe('Mux Data: mux-embed beacons → views → Data API (official SDK)', ()
       unique_viewers: 1,
       total_playing_time: Number(ok.view_playing_time),
     });
-    expect(groups.map((g) => g.name)).toEqual(['Views', 'Overall Score', 'Playback Failure Score', 'Startup Time Score', 'Rebuffer Score', 'Video Quality Score']);
+    expect(groups.map((g) => g.name)).toEqual([
+      'Views',
+      'Overall Score',
+      'Playback Failure Score',
+      'Startup Time Score',
+      'Rebuffer Score',
+      'Video Quality Score',
+    ]);
     expect(groups[0]).toEqual({ value: 1, type: 'number', name: 'Views', metric: 'views' });
     const item = (group: string, name: string) => groups.find((g) => g.name === group)!.items.find((i: { name: string }) => i.name === name);
-    expect(item('Playback Failure Score', 'Playback Failure Percentage')).toEqual({ value: 0, type: 'percentage', name: 'Playback Failure Percentage', metric: 'playback_failure_percentage' });
+    expect(item('Playback Failure Score', 'Playback Failure Percentage')).toEqual({
+      value: 0,
+      type: 'percentage',
+      name: 'Playback Failure Percentage',
+      metric: 'playback_failure_percentage',
+    });
     // one view: its startup time is the median and the 95th percentile
-    expect(item('Startup Time Score', 'Video Startup Time (median)')).toMatchObject({ value: Number(ok.time_to_first_frame), measurement: 'median', type: 'milliseconds' });
+    expect(item('Startup Time Score', 'Video Startup Time (median)')).toMatchObject({
+      value: Number(ok.time_to_first_frame),
+      measurement: 'median',
+      type: 'milliseconds',
+    });
     expect(item('Startup Time Score', 'Video Startup Time (95th %)')).toMatchObject({ value: Number(ok.time_to_first_frame), measurement: '95th' });
     expect(item('Rebuffer Score', 'Rebuffer Count (median)')).toMatchObject({ value: Number(ok.buffering_count) });
 
-    const rawComparison = await api('GET', `/data/v1/metrics/comparison?timeframe[]=1:hours&dimension=video_title&value=${encodeURIComponent(`${run} broken`)}`);
+    const rawComparison = await api(
+      'GET',
+      `/data/v1/metrics/comparison?timeframe[]=1:hours&dimension=video_title&value=${encodeURIComponent(`${run} broken`)}`,
+    );
     expect(rawComparison.status).toBe(200);
     expect(Object.keys(rawComparison.body).sort()).toEqual(['data', 'timeframe', 'total_row_count']);
     expect(rawComparison.body.data[0]).toMatchObject({ name: 'totals', view_count: 1, started_views: 1, watch_time: Number(broken.watch_time ?? 0) });

@@ -94,7 +94,10 @@ describe('Viewer counts: signViewerCounts → GET /counts on the collector', () 
     const none = (c: Counts) => c.body.data?.[0]?.views === 0;
     expect((await eventually(() => counts(byStream), none, 8_000)).body.data?.[0]).toMatchObject({ views: 0, viewers: 0 });
     // ended within the last minute: still listed, with no one watching
-    const ended = await mux.data.monitoring.metrics.getBreakdown('current-concurrent-viewers', { dimension: 'stream_type', filters: [`viewer_user_id:${viewer}`] });
+    const ended = await mux.data.monitoring.metrics.getBreakdown('current-concurrent-viewers', {
+      dimension: 'stream_type',
+      filters: [`viewer_user_id:${viewer}`],
+    });
     expect(ended.data).toEqual([expect.objectContaining({ value: 'live', concurrent_viewers: 0 })]);
   });
 

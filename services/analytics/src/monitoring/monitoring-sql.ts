@@ -26,7 +26,8 @@ export const MONITORING_AGGREGATES: Readonly<Record<MonitoringMetricId, { value:
     worse: 'higher',
   },
   'current-average-bitrate': {
-    value: 'if(countIf(live AND weighted_average_bitrate IS NOT NULL) = 0, NULL, avgIf(weighted_average_bitrate, live AND weighted_average_bitrate IS NOT NULL))',
+    value:
+      'if(countIf(live AND weighted_average_bitrate IS NOT NULL) = 0, NULL, avgIf(weighted_average_bitrate, live AND weighted_average_bitrate IS NOT NULL))',
     worse: 'lower',
   },
   'exits-before-video-start': { value: 'countIf(ended_recent AND exit_before_video_start) / nullIf(countIf(ended_recent), 0)', worse: 'higher' },

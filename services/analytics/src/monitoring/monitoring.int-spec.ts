@@ -82,7 +82,9 @@ describe('monitoring (the real-time API) over hand-placed views (chDB)', () => {
       { date: iso(0), value: 2, concurrent_viewers: 2 },
     ]);
     const us = [{ dimension: 'country', value: 'US', negate: false }];
-    expect(await monitoring.timeseries(request('current-concurrent-viewers', 0, 0, { filters: us }))).toEqual([{ date: iso(0), value: 1, concurrent_viewers: 1 }]);
+    expect(await monitoring.timeseries(request('current-concurrent-viewers', 0, 0, { filters: us }))).toEqual([
+      { date: iso(0), value: 1, concurrent_viewers: 1 },
+    ]);
   });
 
   it.each([
@@ -101,13 +103,17 @@ describe('monitoring (the real-time API) over hand-placed views (chDB)', () => {
   });
 
   it('breakdown by country at T: each value with viewers, starting-up viewers, value and negative impact', async () => {
-    const rows = await monitoring.breakdown(request('playback-failure-percentage', 0, 0, { dimension: 'country', order_by: 'negative_impact', order_direction: 'desc' }));
+    const rows = await monitoring.breakdown(
+      request('playback-failure-percentage', 0, 0, { dimension: 'country', order_by: 'negative_impact', order_direction: 'desc' }),
+    );
     // overall 1/4 over 4 recent views; US: C failed of B, C → 0.5, impact (0.5 − 0.25) · 2/4; DE: A, D → 0, impact −0.125
     expect(rows).toEqual([
       { value: 'US', metric_value: 0.5, negative_impact: 0.125, concurrent_viewers: 1, starting_up_viewers: 1 },
       { value: 'DE', metric_value: 0, negative_impact: -0.125, concurrent_viewers: 1, starting_up_viewers: 0 },
     ]);
-    const byField = await monitoring.breakdown(request('current-concurrent-viewers', 0, 0, { dimension: 'country', order_by: 'field', order_direction: 'asc' }));
+    const byField = await monitoring.breakdown(
+      request('current-concurrent-viewers', 0, 0, { dimension: 'country', order_by: 'field', order_direction: 'asc' }),
+    );
     expect(byField).toEqual([
       { value: 'DE', metric_value: 1, negative_impact: 0, concurrent_viewers: 1, starting_up_viewers: 0 },
       { value: 'US', metric_value: 1, negative_impact: 0, concurrent_viewers: 1, starting_up_viewers: 1 },

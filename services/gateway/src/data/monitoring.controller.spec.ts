@@ -33,7 +33,10 @@ describe('Data API monitoring routes (Mux real-time API, /monitoring and /realti
   it('breakdown: the instant given (default now) as the timeframe; filters parsed; defaults negative_impact desc', async () => {
     const data = [{ value: 'US', metric_value: 0.5, negative_impact: 0.125, concurrent_viewers: 1, starting_up_viewers: 1 }];
     gw.analytics.getMonitoringBreakdown.mockReturnValue(rows(data));
-    const res = await gw.request('GET', '/data/v1/realtime/metrics/playback-failure-percentage/breakdown?dimension=country&timestamp=1700000000&filters[]=!cdn:fastly');
+    const res = await gw.request(
+      'GET',
+      '/data/v1/realtime/metrics/playback-failure-percentage/breakdown?dimension=country&timestamp=1700000000&filters[]=!cdn:fastly',
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data, total_row_count: null, timeframe: [1_700_000_000, 1_700_000_000] });
     expect(gw.analytics.getMonitoringBreakdown).toHaveBeenCalledWith({

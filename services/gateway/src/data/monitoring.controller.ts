@@ -86,7 +86,15 @@ export class MonitoringController {
   async breakdown(@Param('METRIC_ID') id: string, @ZodQuery(monitoringBreakdownQuery) raw: z.output<typeof monitoringBreakdownQuery>) {
     const at = raw.timestamp ?? nowSeconds();
     const timeframe = { start: at, end: at };
-    const request = { metric_id: metricId(id), dimension: dimension(raw.dimension), filters: filtersOf(raw), order_by: raw.order_by, order_direction: raw.order_direction, timeframe, limit: 0 };
+    const request = {
+      metric_id: metricId(id),
+      dimension: dimension(raw.dimension),
+      filters: filtersOf(raw),
+      order_by: raw.order_by,
+      order_direction: raw.order_direction,
+      timeframe,
+      limit: 0,
+    };
     return dataEnvelope(await firstValueFrom(this.analytics.getMonitoringBreakdown(request)), timeframe);
   }
 
@@ -142,6 +150,7 @@ function breakdownWindow(values: string[]): Timeframe {
   }
   const timeframe = parseTimeframe(values, Date.now());
   if (typeof timeframe === 'string') throw ApiError.invalid(`timeframe[]: ${timeframe}`);
-  if (timeframe.end - timeframe.start > MAX_BREAKDOWN_WINDOW_SECONDS) throw ApiError.invalid(`timeframe[]: at most ${MAX_BREAKDOWN_WINDOW_SECONDS / 60} minutes`);
+  if (timeframe.end - timeframe.start > MAX_BREAKDOWN_WINDOW_SECONDS)
+    throw ApiError.invalid(`timeframe[]: at most ${MAX_BREAKDOWN_WINDOW_SECONDS / 60} minutes`);
   return timeframe;
 }
