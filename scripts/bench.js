@@ -12,9 +12,11 @@
 //     beacons into embedded chDB (bench-collector, bench-views; in a process of its own, after the platform has stopped)
 //   - metrics: Data API overall, breakdown and timeseries latency over 10 million synthetic views in embedded chDB
 //     (bench-metrics; BENCH_METRICS_VIEWS to change; in a process of its own, after the platform has stopped)
+//   - live ladder: CPU per live session by LIVE_LADDER setting at 720p and 1080p, and the 1080p full-ladder sessions
+//     this machine keeps in real time (bench-ladder; in a process of its own, after the platform has stopped)
 // `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part;
 // `-- images` only the image part; `-- collector` only the collector and view builder part; `-- metrics` only the
-// metrics part (neither starts the platform).
+// metrics part; `-- ladder` only the live ladder part (these three do not start the platform).
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, spawnSync, execSync } = require('node:child_process');
@@ -33,6 +35,7 @@ const { benchCaptions, prepareCaptionsSource } = require('./bench-captions');
 const { benchApi, prepareApiSource } = require('./bench-api');
 const { benchCollectorAndViews } = require('./bench-views');
 const { benchMetrics } = require('./bench-metrics');
+const { benchLadder } = require('./bench-ladder');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -86,6 +89,7 @@ async function main() {
   if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
   if (process.argv.includes('collector')) return benchCollectorAndViews();
   if (process.argv.includes('metrics')) return benchMetrics();
+  if (process.argv.includes('ladder')) return benchLadder();
   const apiOnly = process.argv.includes('api');
   const mp4Only = process.argv.includes('mp4');
   const imagesOnly = process.argv.includes('images');
@@ -203,6 +207,7 @@ async function main() {
   // each in a process of its own: chDB binds one data directory per process
   if (!skip('collector')) runPartAlone('collector');
   if (!skip('metrics')) runPartAlone('metrics');
+  if (!skip('ladder')) runPartAlone('ladder');
 }
 
 /** `node scripts/bench.js <part>` as a child (the build is done: BENCH_SKIP_BUILD). */

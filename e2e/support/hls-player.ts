@@ -14,6 +14,8 @@ export interface PlayerState {
   audioTracks: Array<{ name: string; lang?: string; default: boolean; alternate: boolean }>;
   /** Ids of the audio tracks hls.js switched to, in order. */
   audioSwitches: number[];
+  /** Levels hls.js switched to (its ABR, or a lock), in order. */
+  levelSwitches: number[];
   fragments: number;
   /** Paths of the fragments loaded, by hls.js's fragment type. */
   fragmentUrls: { main: string[]; audio: string[]; subtitle: string[] };

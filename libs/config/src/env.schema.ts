@@ -28,6 +28,7 @@ export const envSchema = z.object({
   STREAM_PORT: port(8081),
   RTMP_PORT: port(1935),
   SRT_PORT: port(6001),
+  LIVE_LADDER: z.enum(['passthrough', 'full']).default('passthrough'),
   UPLOAD_PORT: port(8082),
   UPLOAD_BASE_URL: url(['http:', 'https:']),
   STREAM_BASE_URL: url(['http:', 'https:']),

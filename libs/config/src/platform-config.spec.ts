@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(c.streamPort).toBe(8081);
     expect(c.rtmpPort).toBe(1935);
     expect(c.srtPort).toBe(6001);
+    expect(c.liveLadder).toBe('passthrough');
     expect(c.uploads).toEqual({ port: 8082, baseUrl: 'http://localhost:8082', sweepMs: 5000 });
     expect(c.images).toEqual({ port: 8083, renderConcurrency: 2 });
     expect(c.dataDir).toBe(path.resolve('./.data'));
@@ -29,6 +30,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STREAM_PORT: '9000', IMAGE_PORT: '9000' })).toThrow(/IMAGE_PORT/);
     expect(() => loadConfig({ IMAGE_BASE_URL: 'ftp://x' })).toThrow(/IMAGE_BASE_URL/);
     expect(() => loadConfig({ IMAGE_RENDER_CONCURRENCY: '0' })).toThrow(/IMAGE_RENDER_CONCURRENCY/);
+    expect(() => loadConfig({ LIVE_LADDER: 'some' })).toThrow(/LIVE_LADDER/);
+    expect(loadConfig({ LIVE_LADDER: 'full' }).liveLadder).toBe('full');
   });
 
   it('takes the beacon collector port and limits, the port apart from the other HTTP ports', () => {

@@ -21,6 +21,11 @@ export interface PlatformConfig {
    */
   collector: { port: number; maxBodyBytes: number; maxEventsPerPost: number; maxKeysPerEvent: number; maxValueChars: number; trustProxy: boolean };
   rtmpPort: number;
+  /**
+   * LIVE_LADDER: what a live session publishes. `passthrough`: the encoder's own rendition (stream-copied
+   * when H.264/AAC, else transcoded); `full`: that plus the VOD ladder's lower rungs transcoded in real time.
+   */
+  liveLadder: 'passthrough' | 'full';
   /** UDP port of the SRT ingest. */
   srtPort: number;
   host: string;
@@ -135,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       trustProxy: e.COLLECTOR_TRUST_PROXY,
     },
     rtmpPort: e.RTMP_PORT,
+    liveLadder: e.LIVE_LADDER,
     srtPort: e.SRT_PORT,
     host: e.HOST,
     uploads: {

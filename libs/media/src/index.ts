@@ -6,3 +6,8 @@ export * from './resolution-tier';
 export * from './mpegts';
 export * from './stored-variants';
 export * from './ts-access-units';
+export * from './ffprobe-output';
+export * from './frame-size';
+export * from './ladder';
+export * from './master-playlist';
+export * from './video-quality';

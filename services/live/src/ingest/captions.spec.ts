@@ -20,12 +20,12 @@ describe('closedCaptionMedia', () => {
 
   it('goes into the live master with the variant pointing at the group, only when there is video', () => {
     const captions = captionChannels([{ name: 'English CC' }]);
-    expect(liveMasterPlaylist({ video: { width: 1280, height: 720 } }, 3_000_000, { captions })).toBe(
+    expect(liveMasterPlaylist([{ uri: 'live/index.m3u8', bandwidth: 3_000_000, width: 1280, height: 720 }], { captions })).toBe(
       '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n' +
         '#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English CC",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,INSTREAM-ID="CC1"\n' +
         '#EXT-X-STREAM-INF:BANDWIDTH=3000000,RESOLUTION=1280x720,CLOSED-CAPTIONS="cc"\nlive/index.m3u8\n',
     );
-    expect(liveMasterPlaylist({ audio: { channels: 2 } }, 128_000, { captions })).not.toContain('CLOSED-CAPTIONS');
+    expect(liveMasterPlaylist([{ uri: 'live/index.m3u8', bandwidth: 128_000 }], { captions })).not.toContain('CLOSED-CAPTIONS');
   });
 });
 

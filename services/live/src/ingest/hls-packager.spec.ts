@@ -1,4 +1,4 @@
-import { contentInput, parseMediaPlaylist } from './hls-packager';
+import { parseMediaPlaylist } from './hls-packager';
 
 describe('parseMediaPlaylist', () => {
   it('lists the segments with their durations, the total, and whether the playlist is ended', () => {
@@ -7,24 +7,5 @@ describe('parseMediaPlaylist', () => {
     expect(parseMediaPlaylist(text)).toEqual({ segments: ['s1_00000.ts', 's1_00001.ts'], durations: [4, 3.966667], duration: 7.967, ended: false });
     expect(parseMediaPlaylist(`${text}#EXT-X-ENDLIST\n`).ended).toBe(true);
     expect(parseMediaPlaylist('')).toEqual({ segments: [], durations: [], duration: 0, ended: false });
-  });
-});
-
-describe('contentInput', () => {
-  it('stream-copies what the encoder sends, with a read timeout on the local RTMP pull', () => {
-    expect(contentInput('rtmp://127.0.0.1:1935/app/k')).toEqual(['-rw_timeout', '10000000', '-i', 'rtmp://127.0.0.1:1935/app/k', '-c', 'copy']);
-  });
-
-  it('keeps only the audio of an audio_only stream', () => {
-    expect(contentInput('rtmp://127.0.0.1:1935/app/k', true)).toEqual([
-      '-rw_timeout',
-      '10000000',
-      '-i',
-      'rtmp://127.0.0.1:1935/app/k',
-      '-map',
-      '0:a',
-      '-c',
-      'copy',
-    ]);
   });
 });

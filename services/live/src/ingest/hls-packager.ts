@@ -1,11 +1,9 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { LatencyMode } from '../live-streams/live-stream.entity';
-
-const run = promisify(execFile);
+import { MediaFacts, probeMedia } from './media/media-probe';
 
 /** Segment length per latency mode (seconds; segments are cut at the encoder's key frames). */
 export const SEGMENT_SECONDS: Record<LatencyMode, number> = { standard: 4, reduced: 2, low: 1 };
@@ -16,35 +14,26 @@ const FINISH_MS = 5000;
 export interface PackagerOptions {
   ffmpegPath: string;
   ffprobePath: string;
-  /** ffmpeg's input and codec arguments (what comes before the HLS output): see contentInput, slateInput. */
-  input: string[];
-  workDir: string;
-  /** Segment file names start with it, so the sessions of one recording never collide. */
+  /** ffmpeg's whole argument list (media/packager-args.ts). */
+  args: string[];
+  /** Each rung's folder, the encoder's own first (the work folder): where ffmpeg writes its segments and playlist. */
+  rungDirs: string[];
+  /** Segment and playlist names start with it, so the spans of one recording never collide. */
   segmentPrefix: string;
-  latencyMode: LatencyMode;
-  /** Called once per finished segment, in order (awaited before the next). */
+  /** Called once per finished segment (present in every rung), in order (awaited before the next). */
   onSegment(segment: FinishedSegment): Promise<void>;
+  /** Told when the span ends with segments some rung lacks (they are left out). */
+  warn?(message: string): void;
 }
 
+/** One segment of the span in every rung: the same name and instants in each rung's folder. */
 export interface FinishedSegment {
   name: string;
-  file: string;
   duration: number;
-  bytes: number;
-  /** What the session's first segment showed (ffprobe). */
+  /** The segment of each rung, the encoder's own first. */
+  files: Array<{ file: string; bytes: number }>;
+  /** What the span's first segment showed (ffprobe of the top rung's). */
   facts: MediaFacts;
-}
-
-export interface MediaFacts {
-  video?: { width: number; height: number; frameRate?: number };
-  audio?: { channels: number };
-  /** Presentation time of the first packet (seconds): where a segmented subtitle track's timestamp map points. */
-  startTime?: number;
-}
-
-/** The encoder's stream pulled back from the local RTMP server, stream-copied (its audio only, for an `audio_only` stream). */
-export function contentInput(sourceUrl: string, audioOnly = false): string[] {
-  return ['-rw_timeout', '10000000', '-i', sourceUrl, ...(audioOnly ? ['-map', '0:a'] : []), '-c', 'copy'];
 }
 
 /** The segments a media playlist lists (with their durations), its total duration, and whether it is ended. */
@@ -65,10 +54,10 @@ export function parseMediaPlaylist(text: string): { segments: string[]; duration
 
 /**
  * One span of a recording into HLS segments: an encoder session (ffmpeg pulls the stream back from
- * the local RTMP server and stream-copies it) or slate while the encoder is away, in segments of the
- * latency mode's length; each finished segment (one ffmpeg has listed in its playlist) is handed to
- * `onSegment`, which stores it. The playlist players see is the recording's (LiveRecording), which
- * spans reconnects.
+ * the local RTMP server) or slate while the encoder is away, one ffmpeg writing every rung. A segment
+ * is handed to `onSegment` (which stores it) once every rung's playlist lists it: the rungs are cut at
+ * the same key frames, so one name stands for the same instants in each. The playlists players see
+ * are the recording's (LiveRecording), which span reconnects.
  */
 export class HlsPackager {
   private child?: ChildProcess;
@@ -81,30 +70,8 @@ export class HlsPackager {
   constructor(private readonly options: PackagerOptions) {}
 
   async start(): Promise<void> {
-    const { workDir, segmentPrefix } = this.options;
-    await fsp.mkdir(workDir, { recursive: true });
-    const child = spawn(
-      this.options.ffmpegPath,
-      [
-        '-v',
-        'error',
-        ...this.options.input,
-        '-f',
-        'hls',
-        '-hls_time',
-        String(SEGMENT_SECONDS[this.options.latencyMode]),
-        '-hls_list_size',
-        '0',
-        '-hls_playlist_type',
-        'event',
-        '-hls_flags',
-        'independent_segments+temp_file',
-        '-hls_segment_filename',
-        path.join(workDir, `${segmentPrefix}%05d.ts`),
-        path.join(workDir, `${segmentPrefix}index.m3u8`),
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    await Promise.all(this.options.rungDirs.map((dir) => fsp.mkdir(dir, { recursive: true })));
+    const child = spawn(this.options.ffmpegPath, this.options.args, { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr?.resume();
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
@@ -132,47 +99,33 @@ export class HlsPackager {
     }
     await this.exited;
     await this.collecting;
-    await this.collect();
+    await this.collect(true);
     return this.facts ?? {};
   }
 
   private collectSoon(): void {
-    this.collecting = this.collecting.then(() => this.collect()).catch(() => undefined);
+    this.collecting = this.collecting.then(() => this.collect(false)).catch(() => undefined);
   }
 
-  private async collect(): Promise<void> {
-    const { workDir, segmentPrefix } = this.options;
-    const playlist = await fsp.readFile(path.join(workDir, `${segmentPrefix}index.m3u8`), 'utf8').catch(() => undefined);
-    if (!playlist) return;
-    const { segments, durations } = parseMediaPlaylist(playlist);
-    for (const [i, name] of segments.entries()) {
-      const file = path.join(workDir, name);
-      if (this.handed.has(name) || !fs.existsSync(file)) continue;
-      if (!this.facts) this.facts = await probeMedia(this.options.ffprobePath, file);
-      await this.options.onSegment({ name, file, duration: durations[i], bytes: (await fsp.stat(file)).size, facts: this.facts });
+  private async collect(final: boolean): Promise<void> {
+    const { rungDirs, segmentPrefix } = this.options;
+    const playlists = await Promise.all(
+      rungDirs.map((dir) => fsp.readFile(path.join(dir, `${segmentPrefix}index.m3u8`), 'utf8').then(parseMediaPlaylist, () => undefined)),
+    );
+    const top = playlists[0];
+    if (!top) return;
+    for (const [i, name] of top.segments.entries()) {
+      if (this.handed.has(name)) continue;
+      const files = rungDirs.map((dir) => path.join(dir, name));
+      const ready = playlists.every((p) => p?.segments.includes(name)) && files.every((f) => fs.existsSync(f));
+      if (!ready) {
+        if (final) this.options.warn?.(`${top.segments.length - i} last segment(s) of ${segmentPrefix} missing from a rung were left out`);
+        return;
+      }
+      if (!this.facts) this.facts = await probeMedia(this.options.ffprobePath, files[0]);
+      const sized = await Promise.all(files.map(async (file) => ({ file, bytes: (await fsp.stat(file)).size })));
+      await this.options.onSegment({ name, duration: top.durations[i], files: sized, facts: this.facts });
       this.handed.add(name);
     }
-  }
-}
-
-/** What ffprobe sees in a file (empty when it cannot read it). */
-export async function probeMedia(ffprobePath: string, file: string): Promise<MediaFacts> {
-  try {
-    const { stdout } = await run(ffprobePath, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file]);
-    const { streams, format } = JSON.parse(stdout) as { streams: Array<Record<string, unknown>>; format?: { start_time?: string } };
-    const v = streams.find((s) => s.codec_type === 'video');
-    const a = streams.find((s) => s.codec_type === 'audio');
-    const facts: MediaFacts = {};
-    if (v) {
-      const rate = v.avg_frame_rate ?? v.r_frame_rate;
-      const [num, den] = (typeof rate === 'string' ? rate : '0/1').split('/').map(Number);
-      facts.video = { width: Number(v.width), height: Number(v.height), ...(num && den ? { frameRate: Math.round((num / den) * 1000) / 1000 } : {}) };
-    }
-    if (a) facts.audio = { channels: Number(a.channels) };
-    const startTime = Number.parseFloat(format?.start_time ?? '');
-    if (Number.isFinite(startTime)) facts.startTime = startTime;
-    return facts;
-  } catch {
-    return {}; // the recording still plays; its tracks are then unknown
   }
 }

@@ -37,16 +37,26 @@ describe('parseRecordingPlaylist', () => {
 });
 
 describe('liveMasterPlaylist', () => {
-  it('lists the one live variant with its bandwidth and resolution', () => {
-    expect(liveMasterPlaylist({ video: { width: 1280, height: 720 } }, 2_500_000)).toBe(
+  it('lists the live renditions in order with their bandwidth and resolution', () => {
+    expect(liveMasterPlaylist([{ uri: 'live/index.m3u8', bandwidth: 2_500_000, width: 1280, height: 720 }])).toBe(
       '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720\nlive/index.m3u8\n',
     );
-    expect(liveMasterPlaylist({}, 64_000)).toContain('#EXT-X-STREAM-INF:BANDWIDTH=64000\nlive/');
+    expect(liveMasterPlaylist([{ uri: 'live/index.m3u8', bandwidth: 64_000 }])).toContain('#EXT-X-STREAM-INF:BANDWIDTH=64000\nlive/');
+    expect(
+      liveMasterPlaylist([
+        { uri: 'window/index.m3u8', bandwidth: 3_100_000, width: 1280, height: 720 },
+        { uri: 'window-360p/index.m3u8', bandwidth: 900_000, width: 640, height: 360 },
+      ]),
+    ).toBe(
+      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n' +
+        '#EXT-X-STREAM-INF:BANDWIDTH=3100000,RESOLUTION=1280x720\nwindow/index.m3u8\n' +
+        '#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360\nwindow-360p/index.m3u8\n',
+    );
   });
 
   it('adds generated subtitles as a SUBTITLES rendition the variant names', () => {
     const subtitles = { name: 'English (generated)', languageCode: 'en', uri: 'subs-window/index.m3u8' };
-    expect(liveMasterPlaylist({ video: { width: 640, height: 360 } }, 1_000_000, { variant: 'window', subtitles })).toBe(
+    expect(liveMasterPlaylist([{ uri: 'window/index.m3u8', bandwidth: 1_000_000, width: 640, height: 360 }], { subtitles })).toBe(
       '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n' +
         '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English (generated)",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,URI="subs-window/index.m3u8"\n' +
         '#EXT-X-STREAM-INF:BANDWIDTH=1000000,RESOLUTION=640x360,SUBTITLES="subs"\nwindow/index.m3u8\n',

@@ -1,6 +1,6 @@
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { CaptionChannel, closedCaptionMedia, quoted } from './captions';
-import { MediaFacts, SEGMENT_SECONDS } from './hls-packager';
+import { SEGMENT_SECONDS } from './hls-packager';
 
 export const LIVE_VARIANT = 'live';
 /** The live edge: a sliding window over the recording's segments, what a live stream's playback id plays. */
@@ -93,23 +93,30 @@ export interface SubtitlesRendition {
   uri: string;
 }
 
+/** One rendition of a live master playlist. */
+export interface LiveMasterVariant {
+  /** Its media playlist, relative to the master: `live/index.m3u8`, `window-360p/index.m3u8`. */
+  uri: string;
+  bandwidth: number;
+  /** Absent for audio-only renditions. */
+  width?: number;
+  height?: number;
+}
+
 export interface MasterOptions {
   /** `embedded_subtitles` channels: CLOSED-CAPTIONS renditions (CEA-608 in the video). */
   captions?: readonly CaptionChannel[];
-  /** The whole recording (`live`, the default) or the live edge (`window`). */
-  variant?: string;
   subtitles?: SubtitlesRendition;
 }
 
 /**
- * The master playlist of a recording: one variant, stream-copied from the encoder, with the stream's
- * `embedded_subtitles` channels as CLOSED-CAPTIONS renditions and its generated subtitles as a
- * SUBTITLES rendition.
+ * The master playlist of a recording (or of its live edge): its renditions, the encoder's own first
+ * (players start there), with the stream's `embedded_subtitles` channels as CLOSED-CAPTIONS
+ * renditions and its generated subtitles as a SUBTITLES rendition.
  */
-export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number, options: MasterOptions = {}): string {
-  const { captions = [], variant = LIVE_VARIANT, subtitles } = options;
-  const resolution = facts.video ? `,RESOLUTION=${facts.video.width}x${facts.video.height}` : '';
-  const withCaptions = facts.video !== undefined && captions.length > 0;
+export function liveMasterPlaylist(variants: readonly LiveMasterVariant[], options: MasterOptions = {}): string {
+  const { captions = [], subtitles } = options;
+  const withCaptions = variants[0]?.width !== undefined && captions.length > 0;
   const media = [
     ...(withCaptions ? closedCaptionMedia(captions) : []),
     ...(subtitles
@@ -119,5 +126,9 @@ export function liveMasterPlaylist(facts: MediaFacts, bandwidth: number, options
       : []),
   ];
   const groups = `${withCaptions ? ',CLOSED-CAPTIONS="cc"' : ''}${subtitles ? ',SUBTITLES="subs"' : ''}`;
-  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n${media.map((l) => `${l}\n`).join('')}#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth}${resolution}${groups}\n${variant}/index.m3u8\n`;
+  const streams = variants.map((v) => {
+    const resolution = v.width !== undefined && v.height !== undefined ? `,RESOLUTION=${v.width}x${v.height}` : '';
+    return `#EXT-X-STREAM-INF:BANDWIDTH=${v.bandwidth}${resolution}${groups}\n${v.uri}\n`;
+  });
+  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n${media.map((l) => `${l}\n`).join('')}${streams.join('')}`;
 }

@@ -4,40 +4,19 @@ import { OutboundGuard } from '@platform/outbound';
 import { Cue } from '@platform/captions';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
-import { contentInput, FinishedSegment, HlsPackager, MediaFacts, probeMedia } from './hls-packager';
+import { bitrateFor } from '@platform/media';
+import { FinishedSegment, HlsPackager, SEGMENT_SECONDS } from './hls-packager';
+import { LiveLadderMode, LiveRung, planLiveLadder } from './media/live-ladder';
+import { MediaFacts, probeMedia, probeSource } from './media/media-probe';
+import { PackagerInput, packagerArgs, rungDir } from './media/packager-args';
+import { contentInput, slateInput } from './media/packager-inputs';
 import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
 import { CaptionChannel, extractCaptions } from './captions';
-import {
-  LIVE_EDGE_MASTER,
-  LIVE_VARIANT,
-  liveMasterPlaylist,
-  PlaylistSegment,
-  recordingPlaylist,
-  SubtitlesRendition,
-  WINDOW_VARIANT,
-  windowPlaylist,
-} from './live-playlists';
+import { ListedSegment, recordingTimes, RecordingTime, Span, SpanType } from './recording-spans';
+import { RecordingPublisher } from './recording-publisher';
 import { readStoredRecording, StoredRecording } from './recording-restore';
-import { downloadSlate, slateInput } from './slate';
-import { LiveCaptions, SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
-
-export type SpanType = 'content' | 'slate';
-
-export interface ListedSegment extends PlaylistSegment {
-  span: number;
-}
-
-export interface Span {
-  type: SpanType;
-  startedAt: Date;
-}
-
-/** Spec 2.1's `recording_times`: one entry per span that kept segments. */
-export interface RecordingTime {
-  started_at: string;
-  duration: number;
-  type: SpanType;
-}
+import { downloadSlate } from './slate';
+import { LiveCaptions } from './speech/live-captions';
 
 export interface RecordingTools {
   ffmpegPath: string;
@@ -50,11 +29,13 @@ export interface RecordingTools {
   warn(message: string): void;
 }
 
-/** What the stream asks of its recordings: `embedded_subtitles` channels, `audio_only`, `generated_subtitles`. */
+/** What the stream asks of its recordings: `embedded_subtitles` channels, `audio_only`, `generated_subtitles`; LIVE_LADDER. */
 export interface RecordingOptions {
   captions?: readonly CaptionChannel[];
   audioOnly?: boolean;
   subtitles?: GeneratedSubtitles;
+  /** `full`: rungs below the encoder's own, transcoded in real time (default `passthrough`). */
+  ladder?: LiveLadderMode;
 }
 
 /** What a closed recording is: its length, media, spans, and the captions read from its video. */
@@ -65,16 +46,6 @@ export interface RecordingSummary extends MediaFacts {
   captions: Array<{ channel: CaptionChannel; vtt: string }>;
   /** Generated live subtitles on the recording's timeline (undefined: the stream has none). */
   generatedCues?: Cue[];
-}
-
-/** `recording_times` of the segments kept: each span's start and the length of its segments, empty spans left out. */
-export function recordingTimes(spans: Span[], segments: Array<Pick<ListedSegment, 'span' | 'duration'>>): RecordingTime[] {
-  return spans.flatMap((span, i) => {
-    const listed = segments.filter((s) => s.span === i);
-    if (listed.length === 0) return [];
-    const duration = Math.round(listed.reduce((sum, s) => sum + s.duration, 0) * 1000) / 1000;
-    return [{ started_at: span.startedAt.toISOString(), duration, type: span.type }];
-  });
 }
 
 /**
@@ -94,12 +65,15 @@ export class LiveRecording {
   /** Segments are listed one at a time, in the order they are handed over. */
   private adding: Promise<void> = Promise.resolve();
   private facts: MediaFacts = {};
+  /** The recording's renditions, fixed by its first session (or what a restored recording stored). */
+  private rungs?: LiveRung[];
   private masterWritten = false;
   private slate?: HlsPackager;
   /** Set while slate is starting, so an end that comes meanwhile waits for it. */
   private slateStarting?: Promise<void>;
   private slateImage: Promise<string | undefined> = Promise.resolve(undefined);
   private readonly generated?: LiveCaptions;
+  private readonly publisher: RecordingPublisher;
 
   constructor(
     readonly assetId: string,
@@ -108,6 +82,7 @@ export class LiveRecording {
     private readonly tools: RecordingTools,
     private readonly options: RecordingOptions = {},
   ) {
+    this.publisher = new RecordingPublisher(assetId, latencyMode, tools.store, { captions: options.captions ?? [], subtitles: options.subtitles });
     if (options.subtitles) {
       this.generated = new LiveCaptions(assetId, latencyMode, {
         ffmpegPath: tools.ffmpegPath,
@@ -144,6 +119,7 @@ export class LiveRecording {
     this.segments.push(...stored.segments);
     this.spans.push(...stored.spans);
     this.facts = stored.facts;
+    this.rungs = stored.rungs;
     this.masterWritten = true;
     const content = (s: ListedSegment) => this.spans[s.span].type === 'content';
     await this.generated?.restore(this.segments.map((s) => ({ ...s, file: path.join(this.workDir, s.name), content: content(s) })));
@@ -167,9 +143,18 @@ export class LiveRecording {
     );
   }
 
-  /** A session begins (the first, or a reconnect): ffmpeg starts pulling `sourceUrl`. Returns the session's packager. */
-  startSession(sourceUrl: string): Promise<HlsPackager> {
-    return this.startSpan('content', contentInput(sourceUrl, this.options.audioOnly));
+  /**
+   * A session begins (the first, or a reconnect): the encoder's stream is probed (its codecs decide
+   * copy or encode; the first session's size fixes the ladder's rungs), then ffmpeg starts pulling
+   * `sourceUrl`. Returns the session's packager.
+   */
+  async startSession(sourceUrl: string): Promise<HlsPackager> {
+    const media = await probeSource(this.tools.ffprobePath, sourceUrl);
+    if (!media) this.tools.warn('the encoder could not be probed; its streams are copied as they come');
+    const rungs = (this.rungs ??= planLiveLadder(this.options.ladder ?? 'passthrough', media?.video, this.options.audioOnly === true));
+    // the top rung is encoded at this session's own size when its codec cannot be copied
+    if (media?.video) rungs[0] = { ...rungs[0], videoBitrate: bitrateFor(media.video.width * media.video.height) };
+    return this.startSpan('content', contentInput(sourceUrl, media, this.options.audioOnly));
   }
 
   /** The encoder is away: slate shaped like its media fills the playlist until `endSlate`. */
@@ -177,7 +162,7 @@ export class LiveRecording {
     if (this.slate || this.slateStarting || (!this.facts.video && !this.facts.audio)) return;
     this.slateStarting = (async () => {
       const image = this.facts.video ? await this.slateImage : undefined;
-      this.slate = await this.startSpan('slate', slateInput(this.facts, this.latencyMode, image));
+      this.slate = await this.startSpan('slate', slateInput(this.facts, SEGMENT_SECONDS[this.latencyMode], image));
     })();
     await this.slateStarting.finally(() => (this.slateStarting = undefined));
   }
@@ -253,16 +238,19 @@ export class LiveRecording {
     });
   }
 
-  private async startSpan(type: SpanType, input: string[]): Promise<HlsPackager> {
+  private async startSpan(type: SpanType, input: PackagerInput): Promise<HlsPackager> {
     const span = this.spans.push({ type, startedAt: new Date() }) - 1;
+    const rungs = (this.rungs ??= planLiveLadder('passthrough', undefined, this.options.audioOnly === true));
+    const segmentPrefix = `${type === 'slate' ? 'slate' : 's'}${span + 1}_`;
+    const segmentSeconds = SEGMENT_SECONDS[this.latencyMode];
     let first = true;
     const packager = new HlsPackager({
       ffmpegPath: this.tools.ffmpegPath,
       ffprobePath: this.tools.ffprobePath,
-      input,
-      workDir: this.workDir,
-      segmentPrefix: `${type === 'slate' ? 'slate' : 's'}${span + 1}_`,
-      latencyMode: this.latencyMode,
+      args: packagerArgs({ input, rungs, segmentSeconds, workDir: this.workDir, segmentPrefix }),
+      rungDirs: rungs.map((rung, i) => rungDir(this.workDir, rung, i)),
+      segmentPrefix,
+      warn: (message) => this.tools.warn(message),
       onSegment: (segment) => {
         const isFirst = first;
         first = false;
@@ -277,43 +265,25 @@ export class LiveRecording {
 
   private async dropTrailingSlate(): Promise<void> {
     while (this.segments.length > 0 && this.spans[this.segments[this.segments.length - 1].span].type === 'slate') {
-      const dropped = this.segments.pop()!;
-      await this.tools.store.deletePrefix(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${dropped.name}`));
+      await this.publisher.deleteSegment(this.rungs ?? [], this.segments.pop()!.name);
     }
   }
 
   private async add(segment: FinishedSegment, span: number, discontinuity: boolean): Promise<void> {
-    await this.tools.store.putFile(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/${segment.name}`), segment.file);
+    const rungs = this.rungs ?? [];
+    await this.publisher.putSegment(rungs, segment);
     this.segments.push({ name: segment.name, duration: segment.duration, discontinuity, span });
     await this.putPlaylist(false);
     const content = this.spans[span].type === 'content';
-    this.generated?.segmentStored({ ...segment, span, content, discontinuity, spanStartTime: segment.facts.startTime });
+    this.generated?.segmentStored({ ...segment, file: segment.files[0].file, span, content, discontinuity, spanStartTime: segment.facts.startTime });
     if (!this.facts.video && !this.facts.audio) this.facts = segment.facts;
     if (!this.masterWritten) {
-      const bandwidth = Math.max(64_000, Math.round((segment.bytes * 8) / Math.max(segment.duration, 0.5)));
-      await this.tools.store.putBuffer(
-        assetKeys.hls(this.assetId, 'master.m3u8'),
-        liveMasterPlaylist(this.facts, bandwidth, { captions: this.captions, subtitles: this.subtitlesRendition(SUBTITLES_VARIANT) }),
-      );
-      await this.tools.store.putBuffer(
-        assetKeys.hls(this.assetId, LIVE_EDGE_MASTER),
-        liveMasterPlaylist(this.facts, bandwidth, {
-          captions: this.captions,
-          variant: WINDOW_VARIANT,
-          subtitles: this.subtitlesRendition(SUBTITLES_WINDOW_VARIANT),
-        }),
-      );
+      await this.publisher.putMasters(rungs, segment, this.facts);
       this.masterWritten = true;
     }
   }
 
-  private subtitlesRendition(variant: string): SubtitlesRendition | undefined {
-    const subtitles = this.options.subtitles;
-    return subtitles && { name: subtitles.name, languageCode: subtitles.languageCode, uri: `${variant}/index.m3u8` };
-  }
-
-  private async putPlaylist(ended: boolean): Promise<void> {
-    await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${WINDOW_VARIANT}/index.m3u8`), windowPlaylist(this.segments, ended, this.latencyMode));
-    await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `${LIVE_VARIANT}/index.m3u8`), recordingPlaylist(this.segments, ended, this.latencyMode));
+  private putPlaylist(ended: boolean): Promise<void> {
+    return this.publisher.putPlaylists(this.rungs ?? [], this.segments, ended);
   }
 }

@@ -1,3 +1,4 @@
+import { LiveMediaBinaries } from './live-media-binaries';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,7 @@ export class LiveRecordings implements OnApplicationBootstrap {
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
     @Inject(FinalSubtitlePasses) private readonly passes: FinalSubtitlePasses,
+    @Inject(LiveMediaBinaries) private readonly binaries: LiveMediaBinaries,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -184,6 +186,7 @@ export class LiveRecordings implements OnApplicationBootstrap {
     const options: RecordingOptions = {
       captions: stream.audioOnly ? [] : captionChannels(stream.embeddedSubtitles),
       audioOnly: stream.audioOnly,
+      ladder: this.config.liveLadder,
       subtitles: hears ? subtitles : undefined,
     };
     return { options, generated };
@@ -195,8 +198,8 @@ export class LiveRecordings implements OnApplicationBootstrap {
 
   private tools(streamId: string): RecordingTools {
     return {
-      ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
-      ffprobePath: this.config.media.ffprobePath ?? 'ffprobe',
+      ffmpegPath: this.binaries.ffmpeg,
+      ffprobePath: this.binaries.ffprobe,
       speechPython: this.speechPython,
       store: this.store,
       guard: this.outbound.guard,

@@ -2,15 +2,20 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { assetKeys, ObjectNotFoundError } from '@platform/storage';
-import { MediaFacts, probeMedia } from './hls-packager';
+import { bitrateFor, parseMasterPlaylist } from '@platform/media';
 import { LIVE_VARIANT, parseRecordingPlaylist } from './live-playlists';
-import type { ListedSegment, RecordingTools, Span } from './live-recording';
+import { LiveRung, SOURCE_RUNG_FOLDER, SOURCE_WINDOW_FOLDER } from './media/live-ladder';
+import { MediaFacts, probeMedia } from './media/media-probe';
+import type { RecordingTools } from './live-recording';
+import type { ListedSegment, Span } from './recording-spans';
 
 /** What a gone live process stored of a recording it left open. */
 export interface StoredRecording {
   segments: ListedSegment[];
   spans: Span[];
   facts: MediaFacts;
+  /** The renditions its master lists (the encoder's own, then the rungs below it). */
+  rungs: LiveRung[];
 }
 
 /**
@@ -48,7 +53,22 @@ export async function readStoredRecording(assetId: string, workDir: string, tool
   const first = segments.find((s) => spans[s.span].type === 'content') ?? segments[0];
   for (const segment of segments) if (local || segment === first) await localCopy(tools, assetId, workDir, segment.name);
   const facts = await probeMedia(tools.ffprobePath, path.join(workDir, first.name));
-  return { segments, spans, facts };
+  return { segments, spans, facts, rungs: await storedRungs(assetId, tools) };
+}
+
+/** The rungs a recording's stored master lists: `live`, then `live-{name}` folders with their sizes. */
+async function storedRungs(assetId: string, tools: RecordingTools): Promise<LiveRung[]> {
+  const master = await tools.store.getBuffer(assetKeys.hls(assetId, 'master.m3u8')).catch(() => Buffer.alloc(0));
+  const lower = parseMasterPlaylist(master.toString('utf8')).filter((v) => v.name.startsWith(`${SOURCE_RUNG_FOLDER}-`) && v.width && v.height);
+  return [
+    { folder: SOURCE_RUNG_FOLDER, windowFolder: SOURCE_WINDOW_FOLDER, videoBitrate: 0 },
+    ...lower.map((v) => ({
+      folder: v.name,
+      windowFolder: `${SOURCE_WINDOW_FOLDER}${v.name.slice(SOURCE_RUNG_FOLDER.length)}`,
+      scale: { width: v.width!, height: v.height! },
+      videoBitrate: bitrateFor(v.width! * v.height!),
+    })),
+  ];
 }
 
 /** The stored segment in the work folder (it may still be there from before). */

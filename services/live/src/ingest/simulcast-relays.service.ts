@@ -1,3 +1,4 @@
+import { LiveMediaBinaries } from './live-media-binaries';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { OutboundPolicy } from '../live-streams/outbound-policy';
@@ -29,6 +30,7 @@ export class SimulcastRelays {
     @Inject(SimulcastTargetStates) private readonly states: SimulcastTargetStates,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
+    @Inject(LiveMediaBinaries) private readonly binaries: LiveMediaBinaries,
   ) {}
 
   /** Starts a relay for each target of the stream not in `skip` (fatal for this recording). */
@@ -36,7 +38,7 @@ export class SimulcastRelays {
     const targets = (await this.states.targetsOf(liveStreamId)).filter((t) => !skip.has(t.id));
     return targets.map((target) => {
       const relay = new SimulcastRelay({
-        ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
+        ffmpegPath: this.binaries.ffmpeg,
         sourceUrl,
         target,
         open: () => this.open(target),

@@ -3,60 +3,13 @@ import fsp from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { guardedRequest, OutboundGuard, OutboundRefusedError } from '@platform/outbound';
 import { LatencyMode } from '../live-streams/live-stream.entity';
-import { MediaFacts, SEGMENT_SECONDS } from './hls-packager';
 
-const FRAME_RATE = 30;
-/** The default slate: a plain dark frame (no font or image needed). */
-const DEFAULT_SLATE_COLOR = '0x1f2937';
 const MAX_SLATE_BYTES = 20 * 1024 * 1024;
 const SLATE_DOWNLOAD_MS = 10_000;
 
 /** Whether slate fills the reconnect window (spec 2.3): reduced and low latency always, standard when asked; never without a window. */
 export function slateEnabled(stream: { reconnectWindow: number; latencyMode: LatencyMode; useSlateForStandardLatency: boolean }): boolean {
   return stream.reconnectWindow > 0 && (stream.latencyMode !== 'standard' || stream.useSlateForStandardLatency);
-}
-
-/**
- * ffmpeg input and codec arguments that make slate in real time, shaped like the session it stands in
- * for (same picture size, same number of audio channels, silent), with key frames at the latency
- * mode's segment length: the image (scaled and padded), or the default slate without one.
- */
-export function slateInput(facts: MediaFacts, latencyMode: LatencyMode, image?: string): string[] {
-  const seconds = SEGMENT_SECONDS[latencyMode];
-  const args: string[] = [];
-  const maps: string[] = [];
-  if (facts.video) {
-    const { width: w, height: h } = facts.video;
-    if (image) args.push('-re', '-loop', '1', '-framerate', String(FRAME_RATE), '-i', image);
-    else args.push('-re', '-f', 'lavfi', '-i', `color=c=${DEFAULT_SLATE_COLOR}:s=${w}x${h}:r=${FRAME_RATE}`);
-    maps.push('-map', '0:v');
-  }
-  if (facts.audio) {
-    args.push(...(facts.video ? [] : ['-re']), '-f', 'lavfi', '-i', `anullsrc=r=48000:cl=${facts.audio.channels === 1 ? 'mono' : 'stereo'}`);
-    maps.push('-map', `${facts.video ? 1 : 0}:a`);
-  }
-  const codecs: string[] = [];
-  if (facts.video) {
-    const { width: w, height: h } = facts.video;
-    codecs.push(
-      '-vf',
-      `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,format=yuv420p,fps=${FRAME_RATE}`,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-tune',
-      'stillimage',
-      '-g',
-      String(seconds * FRAME_RATE),
-      '-keyint_min',
-      String(seconds * FRAME_RATE),
-      '-sc_threshold',
-      '0',
-    );
-  }
-  if (facts.audio) codecs.push('-c:a', 'aac', '-b:a', '64k');
-  return [...args, ...maps, ...codecs];
 }
 
 /**

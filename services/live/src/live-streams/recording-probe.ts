@@ -1,4 +1,4 @@
-import { resolutionTierOfPixels } from '@platform/media';
+import { aspectRatioOf, resolutionTierOfPixels, storedResolutionName } from '@platform/media';
 import { assets } from '@platform/proto';
 import { GeneratedSubtitles, GeneratedTrackStatuses, generatedTextTracks } from './generated-subtitles';
 
@@ -14,8 +14,6 @@ export interface RecordingFacts {
   video?: { width: number; height: number; frameRate?: number };
   audio?: { channels: number };
 }
-
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 /** RecordProbe of a recording: the asset fields of spec 2.1 from what the packager read. */
 export function recordProbeRequest(assetId: string, facts: RecordingFacts): assets.RecordProbeRequest {
@@ -46,15 +44,13 @@ export function recordProbeRequest(assetId: string, facts: RecordingFacts): asse
     });
   }
   const pixels = video ? video.width * video.height : 0;
-  const height = video ? Math.min(video.width, video.height) : 0;
-  const divisor = video ? gcd(video.width, video.height) || 1 : 1;
   return {
     asset_id: assetId,
     duration,
-    max_stored_resolution: !video ? 'Audio only' : height < 720 ? 'SD' : height < 1080 ? 'HD' : height < 2160 ? 'FHD' : 'UHD',
+    max_stored_resolution: video ? storedResolutionName(video.width, video.height) : 'Audio only',
     resolution_tier: !video ? 'audio-only' : resolutionTierOfPixels(pixels),
     ...(video?.frameRate ? { max_stored_frame_rate: video.frameRate } : {}),
-    ...(video ? { aspect_ratio: `${video.width / divisor}:${video.height / divisor}` } : {}),
+    ...(video ? { aspect_ratio: aspectRatioOf(video.width, video.height) } : {}),
     tracks,
     non_standard_input_reasons: {},
     input_info: [],

@@ -1,5 +1,5 @@
+import { Ladder } from '@platform/media';
 import { buildLadderArgs, buildRemuxArgs, LadderOverlay, TEST_WATERMARK } from './ffmpeg-args';
-import { Ladder } from './ladder';
 
 /** Watermarks and loudness normalization in the ladder and the quick source rendition (exact arguments). */
 

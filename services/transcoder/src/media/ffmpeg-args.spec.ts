@@ -1,3 +1,4 @@
+import { Ladder } from '@platform/media';
 import {
   buildKeyframeProbeArgs,
   buildLadderArgs,
@@ -9,7 +10,6 @@ import {
   testWatermark,
   variantFolder,
 } from './ffmpeg-args';
-import { Ladder } from './ladder';
 
 const HEAD = ['-hide_banner', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1'];
 const hls = (dir: string, seconds: string) => [

@@ -1,4 +1,4 @@
-import { AUDIO_BITRATE, Ladder } from './ladder';
+import { AUDIO_BITRATE, Ladder } from '@platform/media';
 import { overlayFilter, overlayImageChain, overlayPlacement, OverlaySettings, Size } from './overlay';
 
 export interface HlsMuxerOptions {

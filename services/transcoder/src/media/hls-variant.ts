@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { parseMediaPlaylist } from '@platform/storage';
 import { buildSegmentProbeArgs } from './ffmpeg-args';
 import { frameRateOf } from './interpret-probe';
-import { codecsOf, measureBandwidth, VariantStream } from './master-playlist';
 import { FfprobeOutput } from './probe.types';
 import { checkDecoded, checkSegments, RenditionError } from './rendition-check';
-import { MediaProcessError, MediaRunner, RunOptions } from '@platform/media';
+import { codecsOf, measureBandwidth, MediaProcessError, MediaRunner, RunOptions, VariantStream } from '@platform/media';
 
 export type KnownVariantFields = Pick<VariantStream, 'width' | 'height' | 'frameRate' | 'codecs'>;
 

@@ -1,5 +1,5 @@
-import { resolutionTierOfPixels } from '@platform/media';
-import { gcd, fitToTier, storedResolutionName } from './resolution';
+import { gcd, resolutionTierOfPixels, storedResolutionName } from '@platform/media';
+import { fitToTier } from './resolution';
 import {
   FfprobeOutput,
   FfprobeStream,

@@ -1,10 +1,10 @@
+import { chooseLadder } from '@platform/media';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { boundingBox, decodeFrame, integratedLoudness } from '@platform/testing';
 import { buildLadderArgs, buildProbeArgs, buildRemuxArgs } from './ffmpeg-args';
-import { chooseLadder } from './ladder';
 import { buildLoudnessMeasureArgs, LOUDNESS_TARGET, loudnormFilter, parseLoudnormMeasurement } from './loudness';
 import { overlayPlacement } from './overlay';
 import { FfprobeOutput } from './probe.types';

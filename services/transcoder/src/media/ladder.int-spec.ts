@@ -1,3 +1,4 @@
+import { chooseLadder } from '@platform/media';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -5,7 +6,6 @@ import { join, resolve } from 'node:path';
 import { buildKeyframeProbeArgs, buildLadderArgs, buildProbeArgs, buildRemuxArgs } from './ffmpeg-args';
 import { FfprobePacket, summarizeKeyframes } from './keyframes';
 import { interpretProbe } from './interpret-probe';
-import { chooseLadder } from './ladder';
 import { FfprobeOutput } from './probe.types';
 
 const script = resolve(__dirname, '../../../../scripts/infra/ffmpeg.sh');

@@ -1,9 +1,8 @@
+import { chooseLadder, ENCODING_PROFILES, EncodingProfile } from '@platform/media';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { interpretProbe } from './interpret-probe';
-import { chooseLadder } from './ladder';
 import { FfprobeOutput, MaxResolutionTier } from './probe.types';
-import { ENCODING_PROFILES, EncodingProfile } from './video-quality';
 
 const sizes = (video: { width: number; height: number }, profile?: EncodingProfile) =>
   chooseLadder({ ...video, frameRate: 30 }, true, profile).video.map((r) => `${r.name} ${r.width}x${r.height} ${r.videoBitrate}`);

@@ -1,4 +1,5 @@
-import { MaxResolutionTier, MaxStoredResolution } from './probe.types';
+import { floorEven } from '@platform/media';
+import { MaxResolutionTier } from './probe.types';
 
 /**
  * Largest frame kept for a capped tier, by pixel count: the tier's own 16:9 frame (1920x1080, 2560x1440,
@@ -10,14 +11,6 @@ const CAP_PIXELS: Record<MaxResolutionTier, number> = {
   '1440p': 2560 * 1440,
   '2160p': 3840 * 2160,
 };
-
-export function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
-}
-
-export function floorEven(n: number): number {
-  return Math.max(2, Math.floor(n / 2) * 2);
-}
 
 /** A frame the tier cap would scale down (a stream copy of it would deliver more than the tier). */
 export function exceedsTier(width: number, height: number, cap: MaxResolutionTier): boolean {
@@ -34,13 +27,4 @@ export function fitToTier(width: number, height: number, cap: MaxResolutionTier)
   if (pixels <= max) return { width: floorEven(width), height: floorEven(height) };
   const scale = Math.sqrt(max / pixels);
   return { width: floorEven(width * scale), height: floorEven(height * scale) };
-}
-
-/** Deprecated `max_stored_resolution`, from the short side of the stored frame (portrait-safe). */
-export function storedResolutionName(width: number, height: number): MaxStoredResolution {
-  const shortSide = Math.min(width, height);
-  if (shortSide < 720) return 'SD';
-  if (shortSide < 1080) return 'HD';
-  if (shortSide < 2160) return 'FHD';
-  return 'UHD';
 }

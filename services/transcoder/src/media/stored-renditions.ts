@@ -1,5 +1,4 @@
-import { StoredVariant, topVariant } from '@platform/media';
-import { floorEven } from './resolution';
+import { floorEven, StoredVariant, topVariant } from '@platform/media';
 
 const shortSide = (v: StoredVariant) => Math.min(v.width ?? 0, v.height ?? 0);
 

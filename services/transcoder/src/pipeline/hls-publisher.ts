@@ -1,7 +1,7 @@
+import { buildMasterPlaylist, VariantStream } from '@platform/media';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assetKeys, ObjectStore } from '@platform/storage';
-import { buildMasterPlaylist, VariantStream } from '../media/master-playlist';
 
 /**
  * Puts HLS files of an asset into the object store. A variant's segments go first and its playlist

@@ -1,3 +1,4 @@
+import { codecsOf, VariantStream } from '@platform/media';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { assets } from '@platform/proto';
@@ -5,7 +6,6 @@ import { ObjectStore } from '@platform/storage';
 import { buildRemuxArgs, variantFolder } from '../media/ffmpeg-args';
 import { describeVariant, KnownVariantFields } from '../media/hls-variant';
 import { frameRateOf, interpretProbe, primaryVideoStream, rotationOf } from '../media/interpret-probe';
-import { codecsOf, VariantStream } from '../media/master-playlist';
 import { MediaToolkit, MediaTools } from '../media/media-tools';
 import { FfprobeOutput, FfprobeStream, MaxResolutionTier, ProbedAsset } from '../media/probe.types';
 import { expectedRenditionSeconds, RenditionError } from '../media/rendition-check';

@@ -1,3 +1,4 @@
+import { chooseLadder, EncodingProfile, encodingProfileOf, VariantStream } from '@platform/media';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { assets } from '@platform/proto';
@@ -5,12 +6,9 @@ import { ObjectStore } from '@platform/storage';
 import { buildLadderArgs, LadderOverlay, TEST_ASSET_SECONDS, variantFolder } from '../media/ffmpeg-args';
 import { describeVariant, KnownVariantFields } from '../media/hls-variant';
 import { interpretProbe } from '../media/interpret-probe';
-import { chooseLadder } from '../media/ladder';
-import { VariantStream } from '../media/master-playlist';
 import { MediaToolkit, MediaTools } from '../media/media-tools';
 import { FfprobeOutput, ProbedAsset } from '../media/probe.types';
 import { expectedRenditionSeconds } from '../media/rendition-check';
-import { EncodingProfile, encodingProfileOf } from '../media/video-quality';
 import { AssetProcessing } from './asset-processing';
 import { describeNormalization, measureAudioNormalization } from './audio-normalization';
 import { HlsPublisher } from './hls-publisher';

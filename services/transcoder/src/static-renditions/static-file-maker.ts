@@ -2,13 +2,12 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTopLevelBoxes } from '../media/mp4-boxes';
 import { FfprobeOutput } from '../media/probe.types';
-import { bitrateFor } from '../media/ladder';
 import { checkStaticFile, StaticFileExpectation, StaticFileFacts } from '../media/static-file-check';
 import { buildFileProbeArgs, buildMasterArgs, buildMp4EncodeArgs, buildMp4RemuxArgs } from '../media/static-rendition-args';
 import { StaticSource } from '../media/stored-renditions';
 import { TaskContext } from '../tasks/task-handler';
 import { LocalVariant } from './stored-hls';
-import { MediaRunner } from '@platform/media';
+import { bitrateFor, MediaRunner } from '@platform/media';
 
 /** A file made and checked, ready to be stored. */
 export interface MadeFile {

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assetKeys, FsObjectStore } from '@platform/storage';
-import { parseMediaPlaylist, probeMedia } from '../hls-packager';
+import { parseMediaPlaylist } from '../hls-packager';
+import { probeMedia } from '../media/media-probe';
 import { LiveCaptions } from './live-captions';
 
 jest.setTimeout(60_000);

@@ -1,3 +1,4 @@
+import { LiveMediaBinaries } from '../live-media-binaries';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { LiveStreamIngest } from '../../live-streams/live-stream-ingest.service';
@@ -21,13 +22,14 @@ export class SrtIngest implements OnApplicationBootstrap, OnApplicationShutdown 
     @Inject(LiveStreamIngest) private readonly streams: LiveStreamIngest,
     @Inject(SrtBridgeTokens) private readonly tokens: SrtBridgeTokens,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(LiveMediaBinaries) private readonly binaries: LiveMediaBinaries,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.frontDoor = new SrtFrontDoor({
       port: this.config.srtPort,
       host: this.config.host,
-      ffmpegPath: this.config.media.ffmpegPath ?? 'ffmpeg',
+      ffmpegPath: this.binaries.ffmpeg,
       admit: (key) => this.admit(key),
       log: (message) => this.logger.warn(message),
     });

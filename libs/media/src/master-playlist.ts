@@ -1,4 +1,4 @@
-import { FfprobeStream } from './probe.types';
+import { FfprobeStream } from './ffprobe-output';
 
 /** One `#EXT-X-STREAM-INF` entry of a master playlist. */
 export interface VariantStream {

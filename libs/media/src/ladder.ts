@@ -1,5 +1,4 @@
-import { floorEven } from './resolution';
-import { StoredVideo } from './probe.types';
+import { floorEven } from './frame-size';
 import { ENCODING_PROFILES, EncodingProfile } from './video-quality';
 
 export interface VideoRendition {
@@ -34,7 +33,11 @@ const MIN_STEP = 0.85;
  * each keeping the source aspect ratio with even dimensions, at the quality's share of the standard bit
  * rates. Audio-only inputs get one AAC rendition.
  */
-export function chooseLadder(video: StoredVideo | undefined, hasAudio: boolean, profile: EncodingProfile = ENCODING_PROFILES.plus): Ladder {
+export function chooseLadder(
+  video: { width: number; height: number; frameRate?: number } | undefined,
+  hasAudio: boolean,
+  profile: EncodingProfile = ENCODING_PROFILES.plus,
+): Ladder {
   const audio = hasAudio ? { bitrate: AUDIO_BITRATE, channels: 2 } : undefined;
   if (!video) return { video: [], ...(audio ? { audio } : {}) };
   const width = floorEven(video.width);

@@ -1,4 +1,4 @@
-import { recordingTimes } from './live-recording';
+import { recordingTimes } from './recording-spans';
 
 describe('recordingTimes', () => {
   const at = (s: number) => new Date(Date.UTC(2026, 10, 24, 20, 0, s));

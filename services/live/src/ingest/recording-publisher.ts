@@ -1,0 +1,79 @@
+import { assetKeys, ObjectStore } from '@platform/storage';
+import { LatencyMode } from '../live-streams/live-stream.entity';
+import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
+import { CaptionChannel } from './captions';
+import { FinishedSegment } from './hls-packager';
+import { LIVE_EDGE_MASTER, LiveMasterVariant, liveMasterPlaylist, PlaylistSegment, recordingPlaylist, windowPlaylist } from './live-playlists';
+import { LiveRung } from './media/live-ladder';
+import { MediaFacts } from './media/media-probe';
+import { SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
+
+/** BANDWIDTH of a rung from one segment: its bits over its seconds, at least 64 kb/s. */
+const bandwidthOf = (bytes: number, seconds: number) => Math.max(64_000, Math.round((bytes * 8) / Math.max(seconds, 0.5)));
+
+/**
+ * What a recording puts in the object store under `assets/{asset_id}/hls/`: each rung's segments in
+ * its folder, each rung's playlists (the whole recording in `{folder}/`, the live edge in
+ * `{windowFolder}/`, both listing the same segment names), and the two masters (`master.m3u8`,
+ * `live-edge.m3u8`) with the captions and generated subtitles renditions.
+ */
+export class RecordingPublisher {
+  constructor(
+    private readonly assetId: string,
+    private readonly latencyMode: LatencyMode,
+    private readonly store: ObjectStore,
+    private readonly renditions: { captions: readonly CaptionChannel[]; subtitles?: GeneratedSubtitles },
+  ) {}
+
+  async putSegment(rungs: readonly LiveRung[], segment: FinishedSegment): Promise<void> {
+    for (const [i, rung] of rungs.entries()) await this.store.putFile(this.key(`${rung.folder}/${segment.name}`), segment.files[i].file);
+  }
+
+  async deleteSegment(rungs: readonly LiveRung[], name: string): Promise<void> {
+    for (const rung of rungs) await this.store.deletePrefix(this.key(`${rung.folder}/${name}`));
+  }
+
+  async putPlaylists(rungs: readonly LiveRung[], segments: readonly PlaylistSegment[], ended: boolean): Promise<void> {
+    for (const rung of rungs) {
+      await this.store.putBuffer(this.key(`${rung.windowFolder}/index.m3u8`), windowPlaylist(segments, ended, this.latencyMode, rung.folder));
+      await this.store.putBuffer(this.key(`${rung.folder}/index.m3u8`), recordingPlaylist(segments, ended, this.latencyMode));
+    }
+  }
+
+  /** Both masters, each rung's BANDWIDTH measured on `segment` (the recording's first). */
+  async putMasters(rungs: readonly LiveRung[], segment: FinishedSegment, facts: MediaFacts): Promise<void> {
+    const variants = (folder: (rung: LiveRung) => string): LiveMasterVariant[] =>
+      rungs.map((rung, i) => {
+        const size = rung.scale ?? facts.video;
+        return {
+          uri: `${folder(rung)}/index.m3u8`,
+          bandwidth: bandwidthOf(segment.files[i].bytes, segment.duration),
+          ...(size ? { width: size.width, height: size.height } : {}),
+        };
+      });
+    const { captions } = this.renditions;
+    await this.store.putBuffer(
+      this.key('master.m3u8'),
+      liveMasterPlaylist(
+        variants((r) => r.folder),
+        { captions, subtitles: this.subtitles(SUBTITLES_VARIANT) },
+      ),
+    );
+    await this.store.putBuffer(
+      this.key(LIVE_EDGE_MASTER),
+      liveMasterPlaylist(
+        variants((r) => r.windowFolder),
+        { captions, subtitles: this.subtitles(SUBTITLES_WINDOW_VARIANT) },
+      ),
+    );
+  }
+
+  private subtitles(variant: string) {
+    const subtitles = this.renditions.subtitles;
+    return subtitles && { name: subtitles.name, languageCode: subtitles.languageCode, uri: `${variant}/index.m3u8` };
+  }
+
+  private key(path: string): string {
+    return assetKeys.hls(this.assetId, path);
+  }
+}
