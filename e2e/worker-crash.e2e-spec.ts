@@ -193,8 +193,16 @@ describe('transcoding workers stopped mid-job', () => {
 
     it('a ladder whose platform dies three times ends: the asset stays ready from its source, with video.asset.warning', async () => {
       const asset = await client(own!).video.assets.create({ inputs: [{ url: files.url('standard.mp4') }], playback_policies: ['public'] });
-      for (let n = 1; n <= 3; n++) {
-        const job = await jobWhen(databaseUrl, asset.id, (j) => j.phase === 'ladder' && j.status === 'playable' && j.attempts === n, 120_000);
+      let counted = 0;
+      for (let kills = 0; kills < 3; kills++) {
+        const job = await jobWhen(
+          databaseUrl,
+          asset.id,
+          (j) => j.status === 'errored' || (j.phase === 'ladder' && j.status === 'playable' && j.attempts > counted),
+          120_000,
+        );
+        if (job.status === 'errored') break; // a lease lost under load (a restarted platform's slow start) counted an attempt too
+        counted = job.attempts;
         await ladderEncoding(job.id);
         await own!.kill();
         await restart();
