@@ -1,3 +1,4 @@
+import { LiveStreamHandover1732600000500 } from './migrations/1732600000500-live-stream-handover';
 import { ServiceDatabaseOptions } from '@platform/database';
 import { outboxMigrations } from '@platform/events';
 import { CreateTranscriptionVocabularies1732200000100 } from './migrations/1732200000100-create-transcription-vocabularies';
@@ -18,6 +19,7 @@ export const liveDatabase: ServiceDatabaseOptions = {
     LiveStreamComplete1732600000200,
     LiveStreamIngestLease1732600000300,
     FinalSubtitlePasses1732600000400,
+    LiveStreamHandover1732600000500,
     ...outboxMigrations(SCHEMA),
   ],
 };

@@ -127,6 +127,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     const claim = await this.ingest.claimForPublish(stream.id, this.owner);
     if (claim.busy) return this.refuse(session, 'the live stream already has an encoder (on another live service process)');
     if (claim.orphan?.activeAssetId && !this.held.has(stream.id)) await this.takeovers.adopt(claim.orphan, claim.orphan.activeAssetId);
+    if (claim.handover?.activeAssetId && !this.held.has(stream.id)) await this.takeovers.receive(claim.handover, claim.handover.activeAssetId);
     await this.state.adopting.get(stream.id)?.catch(() => undefined);
     if (this.stopping) return this.refuse(session, 'the live service is stopping');
 
@@ -209,7 +210,22 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
   }
 
   letGo(streamId: string): void {
+    this.logger.warn(`live stream ${streamId}: closing its recording here`);
     void this.finish(streamId, false, { lost: true });
+  }
+
+  /** The encoder reconnected to another process: the window here ends, slate's last segments are stored, the recording goes there unclosed. */
+  async handOver(streamId: string): Promise<void> {
+    const held = this.held.get(streamId);
+    if (held && !held.closing) {
+      clearTimeout(held.window);
+      held.window = undefined;
+      this.held.delete(streamId);
+      await held.recording.endSlate().catch((err: unknown) => this.logger.warn(`live stream ${streamId}: ending slate: ${String(err)}`));
+      held.recording.halt();
+      this.logger.log(`live stream ${streamId}: its encoder reconnected to another live service process; recording ${held.recording.assetId} handed over`);
+    }
+    await this.ingest.handoverDone(streamId);
   }
 
   private hasEncoder(streamId: string): boolean {

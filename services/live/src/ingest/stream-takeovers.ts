@@ -13,7 +13,12 @@ export interface TakeoverHost {
   openWindow(streamId: string, held: Held, ms: number): void;
   /** Closes a recording whose stream another process now holds, leaving the stream alone. */
   letGo(streamId: string): void;
+  /** Lets a recording in its reconnect window go, unclosed, to the process its encoder reconnected to. */
+  handOver(streamId: string): Promise<void>;
 }
+
+/** How long a reconnect on this process waits for the former holder to let the recording go (it checks every second). */
+export const HANDOVER_WAIT_MS = 5000;
 
 /**
  * The leases of the streams this process serves, and the takeover of streams whose process is
@@ -40,17 +45,32 @@ export class StreamTakeovers {
     try {
       const kept = await this.ingest.renewLeases(this.host.owner, mine);
       for (const streamId of mine.filter((id) => !kept.has(id))) {
-        this.logger.warn(`live stream ${streamId}: no longer held here (taken over by another live service process, or deleted); closing its recording here`);
+        this.logger.warn(`live stream ${streamId}: no longer held here (taken over by another live service process, or deleted)`);
         for (const running of this.state.running.values()) {
           if (running.streamId !== streamId || running.completed) continue;
           running.endedBy = 'another live service process took the stream over';
           running.session.drop();
         }
-        if (!this.state.hasEncoder(streamId)) this.host.letGo(streamId);
+        if (this.state.hasEncoder(streamId)) continue;
+        if (await this.ingest.handoverRequested(streamId, this.host.owner)) await this.host.handOver(streamId);
+        else this.host.letGo(streamId);
       }
     } catch (err) {
       this.logger.warn(`renewing the ingest leases: ${String(err)}`);
     }
+  }
+
+  /**
+   * The encoder reconnected here while another running process held the recording in its reconnect
+   * window: once that one has let it go (or HANDOVER_WAIT_MS passed: it is gone), the recording is
+   * restored from the store and held here, to be continued.
+   */
+  async receive(stream: LiveStreamEntity, assetId: string): Promise<Held> {
+    const deadline = Date.now() + HANDOVER_WAIT_MS;
+    while ((await this.ingest.handoverPending(stream.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await this.ingest.handoverDone(stream.id); // the holder may have died meanwhile: no one else clears it
+    this.logger.log(`live stream ${stream.id}: reconnected here; continuing recording ${assetId} from the live service process that held it`);
+    return this.adopt(stream, assetId);
   }
 
   /** Takes over the streams whose live process is gone; one run at a time. */

@@ -204,18 +204,27 @@ describe.each([
     expect((await types(stream.id)).slice(-3)).toEqual(['video.live_stream.active', 'video.live_stream.disconnected', 'video.live_stream.idle']);
   });
 
-  it('refuses a second encoder while another process has one on; takes a reconnect window over; continues an orphaned recording', async () => {
+  it('refuses a second encoder while another process has one on; a reconnect window is handed over; continues an orphaned recording', async () => {
     const stream = await create({ reconnect_window: 60 });
     await ingest.markActive(stream.id, A, 'rtmp', 'rec-a');
     expect(await ingest.claimForPublish(stream.id, B)).toEqual({ busy: true });
     expect(await ingest.claimForPublish(stream.id, A)).toEqual({ busy: false }); // its own
 
     await ingest.markDisconnected(stream.id, A);
-    expect(await ingest.claimForPublish(stream.id, B)).toEqual({ busy: false }); // A's window is taken over: B records anew
+    // A's window: B takes the stream and asks A for the recording, which B continues once A let it go
+    expect(await ingest.claimForPublish(stream.id, B)).toMatchObject({ busy: false, handover: { activeAssetId: 'rec-a', ingestOwner: B } });
     expect((await ingest.renewLeases(A, [stream.id])).size).toBe(0);
-    await ingest.markIdle(stream.id, A); // A closing its recording changes nothing now
+    expect(await ingest.handoverRequested(stream.id, A)).toBe(true);
+    expect(await ingest.handoverRequested(stream.id, B)).toBe(false);
+    expect(await ingest.handoverPending(stream.id)).toBe(true);
+    await ingest.handoverDone(stream.id);
+    expect(await ingest.handoverPending(stream.id)).toBe(false);
+    await ingest.markIdle(stream.id, A); // A changes nothing now
     expect((await service.get(stream.id)).status).toBe('active');
 
+    await ingest.markActive(stream.id, B, 'rtmp', undefined, true); // B's reconnect: the same recording
+    expect(await row(stream.id)).toMatchObject({ activeAssetId: 'rec-a', ingestOwner: B, disconnectedAt: null });
+    await ingest.markIdle(stream.id, B);
     await ingest.markActive(stream.id, B, 'rtmp', 'rec-b');
     const claim = await ingest.claimForPublish(stream.id, A, later(INGEST_LEASE_SECONDS + 1)); // B died meanwhile
     expect(claim).toMatchObject({ busy: false, orphan: { activeAssetId: 'rec-b', ingestOwner: A } });

@@ -25,7 +25,7 @@ export function isOrphaned(stream: LiveStreamEntity, owner: string, now: Date): 
 }
 
 /** What `claimForPublish` found: another process's encoder (busy), or the stream taken, with the recording a gone process left open. */
-export type PublishClaim = { busy: true } | { busy: false; orphan?: LiveStreamEntity };
+export type PublishClaim = { busy: true } | { busy: false; orphan?: LiveStreamEntity; handover?: LiveStreamEntity };
 
 /**
  * The live stream as the ingest drives it (spec 3): who may publish, the session's limits, the
@@ -152,8 +152,32 @@ export class LiveStreamIngest {
       if (isOrphaned(stream, owner, now)) return { busy: false, orphan: await this.takeOrphan(manager, emit, stream, owner, now) };
       const elsewhere = stream.ingestOwner !== null && stream.ingestOwner !== owner;
       if (elsewhere && stream.status === 'active' && stream.disconnectedAt === null) return { busy: true };
-      await this.streams.update(manager, id, { ingestOwner: owner, ingestLeaseUntil: leaseEnd(now) });
-      return { busy: false };
+      // a running process holds the recording open in its reconnect window: it is asked to hand it over
+      const handover = elsewhere && stream.status === 'active' && stream.activeAssetId !== null && stream.completeRequestedAt === null;
+      const taken = await this.streams.update(manager, id, {
+        ingestOwner: owner,
+        ingestLeaseUntil: leaseEnd(now),
+        ...(handover ? { ingestHandoverAt: now } : {}),
+      });
+      return handover ? { busy: false, handover: taken } : { busy: false };
+    });
+  }
+
+  /** Whether the process `owner` lost the stream to a reconnect on another process that waits for its recording. */
+  async handoverRequested(id: string, owner: string): Promise<boolean> {
+    const stream = await this.streams.findById(id);
+    return stream !== null && stream.ingestOwner !== owner && stream.ingestHandoverAt !== null;
+  }
+
+  /** Whether the former holder has not let the recording go yet. */
+  async handoverPending(id: string): Promise<boolean> {
+    return (await this.streams.findById(id))?.ingestHandoverAt != null;
+  }
+
+  /** The former holder let the recording go: its last segments are stored, it writes no more. */
+  async handoverDone(id: string): Promise<void> {
+    await this.unitOfWork.run(async (manager) => {
+      await this.streams.update(manager, id, { ingestHandoverAt: null });
     });
   }
 
@@ -289,7 +313,7 @@ export class LiveStreamIngest {
   }
 }
 
-const RELEASED = { ingestOwner: null, ingestLeaseUntil: null, disconnectedAt: null };
+const RELEASED = { ingestOwner: null, ingestLeaseUntil: null, disconnectedAt: null, ingestHandoverAt: null };
 
 /** Whether `owner` may change the stream's session status: it holds it, or nobody does. */
 function ownedBy(stream: LiveStreamEntity, owner: string): boolean {

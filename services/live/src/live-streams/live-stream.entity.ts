@@ -78,6 +78,10 @@ export class LiveStreamEntity {
   @Column({ name: 'disconnected_at', type: 'timestamptz', nullable: true })
   disconnectedAt!: Date | null;
 
+  /** Set by a process that took the stream over from a running one in its reconnect window; cleared by that one once it let the recording go. */
+  @Column({ name: 'ingest_handover_at', type: 'timestamptz', nullable: true })
+  ingestHandoverAt!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

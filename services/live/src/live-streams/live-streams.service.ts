@@ -89,6 +89,7 @@ export class LiveStreamsService {
       ingestOwner: null,
       ingestLeaseUntil: null,
       disconnectedAt: null,
+      ingestHandoverAt: null,
       createdAt: now,
       updatedAt: null,
     };
