@@ -1,7 +1,7 @@
 import { settledAsset, streamUrl } from './support/assets';
 import { sdk } from './support/context';
 import { ffprobe } from './support/media';
-import { Encoder, endsWithin, eventually, pushSrt } from './support/encoder';
+import { Encoder, EncoderOptions, endsWithin, eventually, pushSrt } from './support/encoder';
 import { segmentsListed } from './support/live-playlists';
 
 jest.setTimeout(120_000);
@@ -10,8 +10,8 @@ jest.setTimeout(120_000);
 describe('SRT ingest', () => {
   const mux = sdk();
   const encoders: Encoder[] = [];
-  const push = (key: string, passphrase: string | undefined) => {
-    const encoder = pushSrt(key, passphrase);
+  const push = (key: string, passphrase: string | undefined, options: EncoderOptions = {}) => {
+    const encoder = pushSrt(key, passphrase, options);
     encoders.push(encoder);
     return encoder;
   };
@@ -59,6 +59,27 @@ describe('SRT ingest', () => {
     expect(asset).toMatchObject({ status: 'ready', is_live: false, ingest_type: 'live_srt', live_stream_id: stream.id });
     expect(asset.duration!).toBeGreaterThan(pushedSeconds - 5);
     expect(asset.duration!).toBeLessThanOrEqual(pushedSeconds + 1);
+  });
+
+  it('takes an HEVC encoder over SRT: its picture is transcoded to H.264 on the way in, and plays', async () => {
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], latency_mode: 'reduced', reconnect_window: 0 });
+    const playbackId = stream.playback_ids![0].id;
+    push(stream.stream_key, stream.srt_passphrase, { codec: 'hevc' });
+    await eventually(
+      () => statusOf(stream.id),
+      (s) => s.status === 'active',
+      30_000,
+    );
+    await eventually(
+      () => segmentsListed(playbackId),
+      (n) => n >= 2,
+      60_000,
+    );
+    const live = await ffprobe(streamUrl(`${playbackId}.m3u8`));
+    expect(live.streams.map((s) => [s.codec_type, s.codec_name, s.width]).sort()).toEqual([
+      ['audio', 'aac', undefined],
+      ['video', 'h264', 640],
+    ]);
   });
 
   it('refuses a wrong passphrase, a missing one, an unknown key and a disabled stream: the encoder gives up, nothing turns active', async () => {

@@ -25,6 +25,8 @@ export interface EncoderOptions {
   videoFilter?: string;
   /** Key frame interval in frames; default 60 (2 s). */
   gop?: number;
+  /** `hevc`: H.265 (libx265) instead of H.264; over SRT only (FLV has no HEVC). */
+  codec?: 'h264' | 'hevc';
 }
 
 /** ffmpeg as an encoder: a live test pattern and tone, pushed in real time over RTMP to /app/{key}. */
@@ -71,7 +73,11 @@ export function pushRtmpFile(streamKey: string, h264: string): Encoder {
   ]);
 }
 
-function encode({ size, videoFilter, gop }: EncoderOptions, output: string[]): Encoder {
+function encode({ size, videoFilter, gop, codec }: EncoderOptions, output: string[]): Encoder {
+  const video =
+    codec === 'hevc'
+      ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', `keyint=${gop ?? 60}:min-keyint=${gop ?? 60}:log-level=error`]
+      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(gop ?? 60)];
   return spawnEncoder([
     '-v',
     'error',
@@ -85,14 +91,7 @@ function encode({ size, videoFilter, gop }: EncoderOptions, output: string[]): E
     '-i',
     'sine=frequency=440:sample_rate=48000',
     ...(videoFilter ? ['-filter_complex', videoFilter, '-map', '[v]', '-map', '1:a'] : []),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-tune',
-    'zerolatency',
-    '-g',
-    String(gop ?? 60),
+    ...video,
     '-pix_fmt',
     'yuv420p',
     '-c:a',

@@ -1,4 +1,18 @@
-import { filterPackets, payloadOffset, pesPts, pidOf, pmtPidOf, programPids, readTimestamp, VideoPesFilter, videoPidOf, videoStreamOf } from './mpegts';
+import {
+  filterPackets,
+  isVideoStreamType,
+  ProgramSniffer,
+  programStreamsOf,
+  payloadOffset,
+  pesPts,
+  pidOf,
+  pmtPidOf,
+  programPids,
+  readTimestamp,
+  VideoPesFilter,
+  videoPidOf,
+  videoStreamOf,
+} from './mpegts';
 import { packet, pes, PAT, PMT, timestamp } from './testing/ts-packets';
 
 describe('MPEG-TS reading', () => {
@@ -51,5 +65,23 @@ describe('VideoPesFilter', () => {
   it('refuses data that is not whole TS packets', () => {
     expect(() => filterPackets(Buffer.alloc(100), new VideoPesFilter({ from: 0, to: 1 }))).toThrow('not whole 188-byte packets');
     expect(() => filterPackets(Buffer.alloc(188), new VideoPesFilter({ from: 0, to: 1 }))).toThrow('no sync byte');
+  });
+});
+
+describe('ProgramSniffer', () => {
+  it('tells the program’s stream types once its PMT has passed, across chunk boundaries', () => {
+    const sniffer = new ProgramSniffer();
+    const stream = Buffer.concat([packet(0x100, []), PAT, PMT, packet(0x100, [])]);
+    expect(sniffer.push(stream.subarray(0, 200))).toBeUndefined();
+    expect(sniffer.push(stream.subarray(200, 400))).toBeUndefined(); // the PMT is not whole yet
+    const streams = sniffer.push(stream.subarray(400));
+    expect(streams).toEqual(programStreamsOf(PMT));
+    expect(streams?.[0]).toEqual({ pid: 0x100, streamType: 0x1b });
+    expect(isVideoStreamType(0x24)).toBe(true);
+    expect(isVideoStreamType(0x0f)).toBe(false);
+  });
+
+  it('refuses what is not MPEG-TS', () => {
+    expect(() => new ProgramSniffer().push(Buffer.alloc(188, 1))).toThrow('no sync byte');
   });
 });

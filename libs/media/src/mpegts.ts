@@ -91,6 +91,46 @@ export function videoStreamOf(packet: Uint8Array): { pid: number; streamType: nu
   return undefined;
 }
 
+/** Every elementary stream a PMT packet lists: its PID and stream type (0x1b H.264, 0x24 HEVC, 0x0f AAC, …). */
+export function programStreamsOf(packet: Uint8Array): Array<{ pid: number; streamType: number }> {
+  const section = sectionOf(packet);
+  if (!section) return [];
+  const streams: Array<{ pid: number; streamType: number }> = [];
+  const programInfoLength = ((packet[section.start + 10] & 0x0f) << 8) | packet[section.start + 11];
+  for (let i = section.start + 12 + programInfoLength; i + 5 <= section.end;) {
+    streams.push({ pid: ((packet[i + 1] & 0x1f) << 8) | packet[i + 2], streamType: packet[i] });
+    i += 5 + (((packet[i + 3] & 0x0f) << 8) | packet[i + 4]);
+  }
+  return streams;
+}
+
+/** Whether an MPEG-TS stream type is a picture (MPEG-1/2, MPEG-4 Part 2, H.264, HEVC). */
+export const isVideoStreamType = (streamType: number): boolean => VIDEO_STREAM_TYPES.has(streamType);
+
+/**
+ * The stream types of a TS stream's program as its first packets tell them (PAT, then PMT), or
+ * undefined until the PMT has been seen. Feed it whole packets from the start of the stream.
+ */
+export class ProgramSniffer {
+  private pending = Buffer.alloc(0);
+  private pmtPid?: number;
+  streams?: Array<{ pid: number; streamType: number }>;
+
+  push(chunk: Uint8Array): Array<{ pid: number; streamType: number }> | undefined {
+    this.pending = Buffer.concat([this.pending, chunk]);
+    let at = 0;
+    for (; at + TS_PACKET_SIZE <= this.pending.length && !this.streams; at += TS_PACKET_SIZE) {
+      const packet = this.pending.subarray(at, at + TS_PACKET_SIZE);
+      if (packet[0] !== SYNC_BYTE) throw new Error('not an MPEG-TS stream (no sync byte)');
+      const pid = pidOf(packet);
+      if (pid === PAT_PID) this.pmtPid = pmtPidOf(packet) ?? this.pmtPid;
+      else if (pid === this.pmtPid) this.streams = programStreamsOf(packet);
+    }
+    this.pending = this.pending.subarray(at);
+    return this.streams;
+  }
+}
+
 /**
  * Keeps the program tables (PAT, PMT) and the video PES packets whose PTS is in `range`; drops every
  * other stream (audio is cut separately) and every packet before the tables are known. Feed it the

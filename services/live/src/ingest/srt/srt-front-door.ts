@@ -15,6 +15,7 @@ import {
   streamKeyOfStreamId,
   withCookie,
 } from './srt-packets';
+import { startRepublisher } from './srt-republisher';
 
 /** Whether a caller naming `streamKey` may publish: where its media goes (RTMP) and its passphrase, or a rejection reason. */
 export type SrtAdmission = { passphrase: string; publishUrl: string } | { reject: number; reason: string };
@@ -32,12 +33,13 @@ const CONNECT_TIMEOUT_MS = 5000;
 const IDLE_TIMEOUT_MS = 10_000;
 
 /**
- * ffmpeg as the SRT listener of one caller: decrypts with the stream's passphrase and republishes to
- * RTMP. The listener's URL carries the passphrase, so it reaches ffmpeg on stdin as a one-entry
- * concat list (`bridgeInput`), never on its command line (`ps` shows every process's arguments).
- * Probing is capped at 1 s (MPEG-TS probing otherwise takes its 5 s default before any output).
+ * ffmpeg as the SRT listener of one caller: decrypts with the stream's passphrase and passes its
+ * MPEG-TS on (stdout) to the republisher (srt-republisher.ts), which sends it to RTMP. The
+ * listener's URL carries the passphrase, so it reaches ffmpeg on stdin as a one-entry concat list
+ * (`bridgeInput`), never on its command line (`ps` shows every process's arguments). Probing is
+ * capped at 1 s (MPEG-TS probing otherwise takes its 5 s default before any output).
  */
-export function bridgeArgs(publishUrl: string): string[] {
+export function bridgeArgs(): string[] {
   return [
     '-v',
     'error',
@@ -56,8 +58,8 @@ export function bridgeArgs(publishUrl: string): string[] {
     '-c',
     'copy',
     '-f',
-    'flv',
-    publishUrl,
+    'mpegts',
+    'pipe:1',
   ];
 }
 
@@ -86,6 +88,7 @@ interface Bridge {
   socket: dgram.Socket;
   port: number;
   child?: ChildProcess;
+  republisher?: { stop(): void };
   /** The listener's SYN cookie, once its induction answered: conclusions are forwarded with it. */
   cookie?: number;
   lastHeard: number;
@@ -174,10 +177,14 @@ export class SrtFrontDoor {
     bridge.socket.on('error', () => this.close(bridge));
     await new Promise<void>((resolve) => bridge.socket.bind(0, '127.0.0.1', () => resolve()));
     bridge.port = await freeUdpPort();
-    const child = spawn(this.options.ffmpegPath, bridgeArgs(admission.publishUrl), { stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(this.options.ffmpegPath, bridgeArgs(), { stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin?.on('error', () => undefined); // an ffmpeg that died at once: its exit is reported below
     child.stdin?.end(bridgeInput(bridge.port, admission.passphrase));
     bridge.child = child;
+    bridge.republisher = startRepublisher(this.options.ffmpegPath, admission.publishUrl, child.stdout, (code, stderr) => {
+      if (code !== 0 && !bridge.closed) this.options.log(`SRT republisher for ${key} ended (${code}): ${stderr.trim().split('\n').slice(-2).join(' | ')}`);
+      this.close(bridge);
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
     child.once('exit', (code) => {
@@ -217,6 +224,7 @@ export class SrtFrontDoor {
     this.bridges.delete(`${bridge.caller.address}:${bridge.caller.port}`);
     this.send(shutdown(bridge.callerSocket), bridge.caller);
     if (bridge.child && bridge.child.exitCode === null) bridge.child.kill('SIGKILL');
+    bridge.republisher?.stop();
     bridge.socket.close();
   }
 

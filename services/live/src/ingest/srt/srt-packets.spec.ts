@@ -105,8 +105,8 @@ describe('streamKeyOfStreamId', () => {
 });
 
 describe('the SRT bridge', () => {
-  it('reads its listener (loopback, the passphrase URL-encoded, 5 s to get a caller) from stdin, never from its arguments, and republishes to RTMP', () => {
-    const args = bridgeArgs('rtmp://127.0.0.1:1935/srt/t');
+  it('reads its listener (loopback, the passphrase URL-encoded, 5 s to get a caller) from stdin, never from its arguments, and passes its MPEG-TS on', () => {
+    const args = bridgeArgs();
     expect(args).toEqual([
       '-v',
       'error',
@@ -125,8 +125,8 @@ describe('the SRT bridge', () => {
       '-c',
       'copy',
       '-f',
-      'flv',
-      'rtmp://127.0.0.1:1935/srt/t',
+      'mpegts',
+      'pipe:1',
     ]);
     expect(bridgeInput(40000, "a+b/c='")).toBe(
       "ffconcat version 1.0\nfile 'srt://127.0.0.1:40000?mode=listener&passphrase=a%2Bb%2Fc%3D%27&listen_timeout=5000000'\noption analyzeduration 1000000\n",
