@@ -27,6 +27,8 @@ export interface PlayerState {
   mediaError: string | null;
   /** With the `barcode` option: the number burnt into each frame presented, in order (a busy machine skips some). */
   presented: number[];
+  /** When each of those frames was to be shown (ms since the epoch). */
+  presentedAt: number[];
   /** Frames the video element decoded so far (`getVideoPlaybackQuality().totalVideoFrames`), shown or dropped. */
   decodedFrames: number | null;
 }

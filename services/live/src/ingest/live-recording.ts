@@ -144,14 +144,17 @@ export class LiveRecording {
   }
 
   /**
-   * A session begins (the first, or a reconnect): the encoder's stream is probed (its codecs decide
-   * copy or encode; the first session's size fixes the ladder's rungs), then ffmpeg starts pulling
-   * `sourceUrl`. Returns the session's packager.
+   * A session begins (the first, or a reconnect): with the full ladder the encoder's stream is probed
+   * (its codecs decide copy or encode; the first session's size fixes the rungs), then ffmpeg starts
+   * pulling `sourceUrl`. Returns the session's packager.
    */
   async startSession(sourceUrl: string): Promise<HlsPackager> {
-    const media = await probeSource(this.tools.ffprobePath, sourceUrl);
-    if (!media) this.tools.warn('the encoder could not be probed; its streams are copied as they come');
-    const rungs = (this.rungs ??= planLiveLadder(this.options.ladder ?? 'passthrough', media?.video, this.options.audioOnly === true));
+    // passthrough copies what comes (RTMP carries H.264/AAC; the SRT door has transcoded anything else):
+    // no probe, so a session's first segment and a burst of sessions pay nothing for it
+    const ladder = this.options.ladder ?? 'passthrough';
+    const media = ladder === 'full' ? await probeSource(this.tools.ffprobePath, sourceUrl) : undefined;
+    if (ladder === 'full' && !media) this.tools.warn('the encoder could not be probed; its streams are copied as they come');
+    const rungs = (this.rungs ??= planLiveLadder(ladder, media?.video, this.options.audioOnly === true));
     // the top rung is encoded at this session's own size when its codec cannot be copied
     if (media?.video) rungs[0] = { ...rungs[0], videoBitrate: bitrateFor(media.video.width * media.video.height) };
     return this.startSpan('content', contentInput(sourceUrl, media, this.options.audioOnly));

@@ -63,9 +63,14 @@ export async function probeMedia(ffprobePath: string, file: string): Promise<Med
  */
 export async function probeSource(ffprobePath: string, url: string): Promise<SourceMedia | undefined> {
   try {
-    const { stdout } = await run(ffprobePath, ['-v', 'error', '-rw_timeout', '3000000', '-show_streams', '-of', 'json', url], {
-      timeout: SOURCE_PROBE_MS,
-    });
+    // half a second of media is enough for the codecs and size (the sequence headers come first); ffprobe's default reads 5 s
+    const { stdout } = await run(
+      ffprobePath,
+      ['-v', 'error', '-rw_timeout', '3000000', '-analyzeduration', '500000', '-probesize', '1000000', '-show_streams', '-of', 'json', url],
+      {
+        timeout: SOURCE_PROBE_MS,
+      },
+    );
     return sourceMediaOf(JSON.parse(stdout) as FfprobeOutput);
   } catch {
     return undefined;
