@@ -7,6 +7,7 @@
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
+const { URLSearchParams } = require('node:url');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
