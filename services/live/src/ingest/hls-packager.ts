@@ -122,6 +122,10 @@ export class HlsPackager {
         if (final) this.options.warn?.(`${top.segments.length - i} last segment(s) of ${segmentPrefix} missing from a rung were left out`);
         return;
       }
+      const durations = playlists.map((p) => p!.durations[p!.segments.indexOf(name)]);
+      if (durations.some((d) => Math.abs(d - top.durations[i]) > 0.25)) {
+        this.options.warn?.(`${name}: the rungs were cut at different instants (${durations.join(' s, ')} s): their key frames are not aligned`);
+      }
       if (!this.facts) this.facts = await probeMedia(this.options.ffprobePath, files[0]);
       const sized = await Promise.all(files.map(async (file) => ({ file, bytes: (await fsp.stat(file)).size })));
       await this.options.onSegment({ name, duration: top.durations[i], files: sized, facts: this.facts });

@@ -214,15 +214,24 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     void this.finish(streamId, false, { lost: true });
   }
 
-  /** The encoder reconnected to another process: the window here ends, slate's last segments are stored, the recording goes there unclosed. */
+  /**
+   * The encoder reconnected to another process: the window here ends, the last segments of the session
+   * and of slate are stored, and the recording goes there unclosed. A recording already closing here is
+   * not handed over: the other process records anew.
+   */
   async handOver(streamId: string): Promise<void> {
     const held = this.held.get(streamId);
-    if (held && !held.closing) {
+    if (held?.closing) {
+      await this.ingest.handoverRefused(streamId);
+      return;
+    }
+    if (held) {
       clearTimeout(held.window);
       held.window = undefined;
       this.held.delete(streamId);
       await held.recording.endSlate().catch((err: unknown) => this.logger.warn(`live stream ${streamId}: ending slate: ${String(err)}`));
-      held.recording.halt();
+      await held.recording.settle();
+      await held.recording.dispose();
       this.logger.log(`live stream ${streamId}: its encoder reconnected to another live service process; recording ${held.recording.assetId} handed over`);
     }
     await this.ingest.handoverDone(streamId);

@@ -216,6 +216,13 @@ export class LiveRecording {
     return this.generated.transcribeRecording();
   }
 
+  /** Waits until every span that was ending has stored its last segments and playlists (nothing more is written after). */
+  async settle(): Promise<void> {
+    await this.slateStarting?.catch(() => undefined);
+    await Promise.allSettled([...this.finishing]);
+    await this.adding;
+  }
+
   /** The recording's local files are removed (and any recognizer still running stopped). */
   async dispose(): Promise<void> {
     this.halt();

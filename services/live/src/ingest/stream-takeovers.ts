@@ -65,10 +65,12 @@ export class StreamTakeovers {
    * window: once that one has let it go (or HANDOVER_WAIT_MS passed: it is gone), the recording is
    * restored from the store and held here, to be continued.
    */
-  async receive(stream: LiveStreamEntity, assetId: string): Promise<Held> {
+  async receive(stream: LiveStreamEntity, assetId: string): Promise<Held | undefined> {
     const deadline = Date.now() + HANDOVER_WAIT_MS;
     while ((await this.ingest.handoverPending(stream.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    await this.ingest.handoverDone(stream.id); // the holder may have died meanwhile: no one else clears it
+    // the holder was closing it: this session records a new asset
+    if ((await this.ingest.activeAssetOf(stream.id)) !== assetId) return undefined;
+    // still pending: the holder died (the mark stays, so should it come back late it hands over, never closes)
     this.logger.log(`live stream ${stream.id}: reconnected here; continuing recording ${assetId} from the live service process that held it`);
     return this.adopt(stream, assetId);
   }

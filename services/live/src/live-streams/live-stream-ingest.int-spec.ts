@@ -224,10 +224,23 @@ describe.each([
 
     await ingest.markActive(stream.id, B, 'rtmp', undefined, true); // B's reconnect: the same recording
     expect(await row(stream.id)).toMatchObject({ activeAssetId: 'rec-a', ingestOwner: B, disconnectedAt: null });
+    expect(await ingest.activeAssetOf(stream.id)).toBe('rec-a');
     await ingest.markIdle(stream.id, B);
     await ingest.markActive(stream.id, B, 'rtmp', 'rec-b');
     const claim = await ingest.claimForPublish(stream.id, A, later(INGEST_LEASE_SECONDS + 1)); // B died meanwhile
     expect(claim).toMatchObject({ busy: false, orphan: { activeAssetId: 'rec-b', ingestOwner: A } });
     expect((await types(stream.id)).filter((t) => t === 'video.live_stream.disconnected')).toHaveLength(2);
+  });
+
+  it('a holder already closing its recording refuses the hand-over: the reconnect records a new asset', async () => {
+    const stream = await create({ reconnect_window: 60 });
+    await ingest.markActive(stream.id, A, 'rtmp', 'rec-closing');
+    await ingest.markDisconnected(stream.id, A);
+    expect(await ingest.claimForPublish(stream.id, B)).toMatchObject({ handover: { activeAssetId: 'rec-closing' } });
+    await ingest.handoverRefused(stream.id);
+    expect(await ingest.handoverPending(stream.id)).toBe(false);
+    expect(await ingest.activeAssetOf(stream.id)).toBeNull();
+    await ingest.markActive(stream.id, B, 'rtmp', 'rec-new');
+    expect(await row(stream.id)).toMatchObject({ activeAssetId: 'rec-new', recentAssetIds: ['rec-closing', 'rec-new'], ingestOwner: B });
   });
 });

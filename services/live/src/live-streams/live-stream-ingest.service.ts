@@ -174,6 +174,18 @@ export class LiveStreamIngest {
     return (await this.streams.findById(id))?.ingestHandoverAt != null;
   }
 
+  /** The former holder is closing the recording: the reconnect records a new one (its asset is not the stream's any more). */
+  async handoverRefused(id: string): Promise<void> {
+    await this.unitOfWork.run(async (manager) => {
+      await this.streams.update(manager, id, { ingestHandoverAt: null, activeAssetId: null });
+    });
+  }
+
+  /** The stream's recording now, as a reconnect that waited for a hand-over finds it. */
+  async activeAssetOf(id: string): Promise<string | null> {
+    return (await this.streams.findById(id))?.activeAssetId ?? null;
+  }
+
   /** The former holder let the recording go: its last segments are stored, it writes no more. */
   async handoverDone(id: string): Promise<void> {
     await this.unitOfWork.run(async (manager) => {

@@ -57,7 +57,10 @@ export function packagerArgs(o: PackagerArgsOptions): string[] {
 function videoGraph(input: PackagerInput, rungs: readonly LiveRung[], encoded: number[]): string {
   const scaleOf = (i: number) => {
     const scale = rungs[i].scale;
-    return scale ? `scale=${scale.width}:${scale.height}` : undefined;
+    // fitted, not stretched: a reconnect at another shape keeps the rung's frame (padded)
+    return scale
+      ? `scale=${scale.width}:${scale.height}:force_original_aspect_ratio=decrease,pad=${scale.width}:${scale.height}:(ow-iw)/2:(oh-ih)/2`
+      : undefined;
   };
   if (encoded.length === 1) {
     const chain = [input.videoFilter, scaleOf(encoded[0])].filter((f) => f !== undefined).join(',');
@@ -96,9 +99,11 @@ function rungOutput(o: PackagerArgsOptions, rung: LiveRung, index: number, encod
 }
 
 function videoCodec(input: PackagerInput, rung: LiveRung): string[] {
+  // with the source's key frames: no key frame of x264's own (its default GOP is 250 frames), and no frame
+  // dropped or repeated (a dropped source key frame would lose its forced one)
   const keyFrames =
     input.keyFrames === 'source'
-      ? ['-force_key_frames', 'source']
+      ? ['-force_key_frames', 'source', '-g', '100000', '-fps_mode', 'passthrough']
       : ['-g', String(input.keyFrames.everyFrames), '-keyint_min', String(input.keyFrames.everyFrames)];
   const rate =
     input.rateControl === 'bitrate'

@@ -13,7 +13,7 @@ describe('contentInput', () => {
       copyAudio: true,
       keyFrames: 'source',
     });
-    expect(h264.optional).toBeUndefined();
+    expect(h264.optional).toBe(true); // a probe of half a second may miss a stream that starts later
     const hevc = contentInput(url, { video: { codec: 'hevc', width: 640, height: 360 }, audio: { codec: 'opus', channels: 2 } });
     expect(hevc).toMatchObject({ copyVideo: false, copyAudio: false, tune: 'zerolatency', rateControl: 'bitrate', audioBitrate: '128k' });
   });

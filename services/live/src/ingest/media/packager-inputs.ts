@@ -19,7 +19,7 @@ const DEFAULT_SLATE_COLOR = '0x1f2937';
 /**
  * The encoder's stream pulled back from the local RTMP server: its H.264 and AAC stream-copied into
  * the top rung, anything else encoded; only its sound for an `audio_only` stream. Without a probe
- * (`media` undefined) the streams are copied as they are, each map optional.
+ * (`media` undefined) the streams are copied as they are. Maps are optional.
  */
 export function contentInput(sourceUrl: string, media: SourceMedia | undefined, audioOnly = false): PackagerInput {
   const hasVideo = !audioOnly && (media === undefined || media.video !== undefined);
@@ -28,7 +28,8 @@ export function contentInput(sourceUrl: string, media: SourceMedia | undefined, 
     args: ['-rw_timeout', '10000000', '-i', sourceUrl],
     ...(hasVideo ? { video: '0:v' } : {}),
     ...(hasAudio ? { audio: '0:a' } : {}),
-    ...(media === undefined ? { optional: true } : {}),
+    // a probe of half a second may miss a stream that starts later: maps stay optional
+    optional: true,
     copyVideo: media?.video === undefined || media.video.codec === 'h264',
     copyAudio: media?.audio === undefined || media.audio.codec === 'aac',
     keyFrames: 'source',

@@ -188,6 +188,11 @@ export class SrtFrontDoor {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
     child.once('exit', (code) => {
+      if (code === 0 && !bridge.closed) {
+        // the caller finished: the republisher sends what it still holds and ends by itself (then closes the bridge)
+        setTimeout(() => this.close(bridge), 5000).unref();
+        return;
+      }
       if (code !== 0 && !bridge.closed) {
         const last = redactPassphrase(stderr.trim().split('\n').slice(-2).join(' | '), admission.passphrase);
         this.options.log(`SRT bridge for ${key} ended (${code}): ${last}`);

@@ -37,6 +37,20 @@ describe('the SRT republisher', () => {
   it('maps only the streams there are', () => {
     expect(republishArgs(URL, { audio: 0x0f })).toEqual([...head, '-map', '0:a:0', '-c:a', 'copy', ...tail]);
     expect(programStreams([{ streamType: 0x06 }, { streamType: 0x24 }, { streamType: 0x0f }])).toEqual({ video: 0x24, audio: 0x0f });
+    // Opus in MPEG-TS is private PES (0x06): the sound when there is no other
+    expect(programStreams([{ streamType: 0x1b }, { streamType: 0x06 }])).toEqual({ video: 0x1b, audio: 0x06 });
+    expect(republishArgs(URL, { video: 0x1b, audio: 0x0f, guessed: true })).toEqual([
+      ...head,
+      '-map',
+      '0:v:0?',
+      '-c:v',
+      'copy',
+      '-map',
+      '0:a:0?',
+      '-c:a',
+      'copy',
+      ...tail,
+    ]);
     expect(programStreams([])).toEqual({});
   });
 

@@ -12,12 +12,16 @@ export interface ProgramStreams {
   /** The MPEG-TS stream type of the picture and of the sound; undefined when there is none (or unknown). */
   video?: number;
   audio?: number;
+  /** Not read from a PMT: each map optional. */
+  guessed?: boolean;
 }
 
 /** The first picture and sound of a PMT's streams (`programStreamsOf`). */
 export function programStreams(streams: ReadonlyArray<{ streamType: number }>): ProgramStreams {
   const video = streams.find((s) => isVideoStreamType(s.streamType))?.streamType;
-  const audio = streams.find((s) => !isVideoStreamType(s.streamType) && s.streamType !== 0x06 && s.streamType !== 0x15)?.streamType;
+  // 0x06 (private PES: Opus, AC-3 in DVB…) counts as sound when there is no other; 0x15 is metadata
+  const others = streams.filter((s) => !isVideoStreamType(s.streamType) && s.streamType !== 0x15);
+  const audio = (others.find((s) => s.streamType !== 0x06) ?? others[0])?.streamType;
   return { ...(video !== undefined ? { video } : {}), ...(audio !== undefined ? { audio } : {}) };
 }
 
@@ -27,28 +31,23 @@ export function programStreams(streams: ReadonlyArray<{ streamType: number }>): 
  * H.264 with its key frames where the caller's are (the live ladder cuts its segments there), AAC.
  */
 export function republishArgs(publishUrl: string, streams: ProgramStreams): string[] {
-  const video =
-    streams.video === undefined
-      ? []
-      : streams.video === H264
-        ? ['-map', '0:v:0', '-c:v', 'copy']
-        : [
-            '-map',
-            '0:v:0',
-            '-c:v',
-            'libx264',
-            '-preset',
-            'veryfast',
-            '-tune',
-            'zerolatency',
-            '-pix_fmt',
-            'yuv420p',
-            '-force_key_frames',
-            'source',
-            '-sc_threshold',
-            '0',
-          ];
-  const audio = streams.audio === undefined ? [] : streams.audio === AAC ? ['-map', '0:a:0', '-c:a', 'copy'] : ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k'];
+  const opt = streams.guessed ? '?' : '';
+  const encodeVideo = [
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-tune',
+    'zerolatency',
+    '-pix_fmt',
+    'yuv420p',
+    '-force_key_frames',
+    'source',
+    '-sc_threshold',
+    '0',
+  ];
+  const video = streams.video === undefined ? [] : ['-map', `0:v:0${opt}`, ...(streams.video === H264 ? ['-c:v', 'copy'] : encodeVideo)];
+  const audio = streams.audio === undefined ? [] : ['-map', `0:a:0${opt}`, ...(streams.audio === AAC ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k'])];
   return ['-v', 'error', '-analyzeduration', '1000000', '-f', 'mpegts', '-i', 'pipe:0', ...video, ...audio, '-f', 'flv', publishUrl];
 }
 
@@ -88,7 +87,7 @@ export function startRepublisher(
     if (streams === undefined && seen < SNIFF_LIMIT) return;
     source.off('data', sniff);
     source.pause();
-    start(streams === undefined ? { video: H264, audio: AAC } : programStreams(streams));
+    start(streams === undefined ? { video: H264, audio: AAC, guessed: true } : programStreams(streams));
   };
   source.on('data', sniff);
   source.once('end', () => {
