@@ -6,12 +6,27 @@ import { runningEmbeddedPostgresUrl } from '../libs/database/src/embedded-postgr
 import { settledAsset } from './support/assets';
 import { platform, sdk } from './support/context';
 import { jobOf, jobWhen, ladderEncoding, mediaProcessesNaming, pidOfWorker, platformDatabaseUrl } from './support/jobs';
+import { descendantPids } from './support/live-drills';
 import { FileServer, makeClip, serveFiles } from './support/media';
 import { RunningPlatform, startPlatform } from './support/platform-process';
 import { gone } from './support/processes';
 import { receivedWebhooks, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 jest.setTimeout(480_000);
+
+/**
+ * kill -9 of a worker as Kubernetes kills its pod: the process and everything it started (its ffmpeg),
+ * which a bare SIGKILL of the worker would leave running on this machine to the end of its encode.
+ */
+function killPod(pid: number): void {
+  for (const child of [pid, ...descendantPids(pid)]) {
+    try {
+      process.kill(child, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
 
 interface WebhookBody {
   type: string;
@@ -64,7 +79,7 @@ describe('transcoding workers stopped mid-job', () => {
       const asset = await mux.video.assets.create({ inputs: [{ url: files.url('slow.mkv') }], playback_policies: ['public'] });
       const job = await jobWhen(databaseUrl, asset.id, (j) => j.phase === 'ladder' && j.status === 'running');
       await ladderEncoding(job.id);
-      process.kill(pidOfWorker(job.worker!), 'SIGKILL');
+      killPod(pidOfWorker(job.worker!));
 
       const settled = await settledAsset(mux, asset.id, 240_000);
       expect(settled.status).toBe('ready');
@@ -111,7 +126,7 @@ describe('transcoding workers stopped mid-job', () => {
         expect(job.attempts).toBeGreaterThan(counted); // each kill costs its attempt
         counted = job.attempts;
         await ladderEncoding(job.id);
-        process.kill(pidOfWorker(job.worker!), 'SIGKILL');
+        killPod(pidOfWorker(job.worker!));
         killed.push(job.worker!);
       }
       const ended = await jobWhen(databaseUrl, asset.id, (j) => j.status === 'errored', 120_000);
