@@ -11,3 +11,4 @@ export * from './frame-size';
 export * from './ladder';
 export * from './master-playlist';
 export * from './video-quality';
+export * from './ts-part-cutter';

@@ -9,6 +9,7 @@ import {
   pmtPidOf,
   programPids,
   readTimestamp,
+  isRandomAccess,
   VideoPesFilter,
   videoPidOf,
   videoStreamOf,
@@ -83,5 +84,14 @@ describe('ProgramSniffer', () => {
 
   it('refuses what is not MPEG-TS', () => {
     expect(() => new ProgramSniffer().push(Buffer.alloc(188, 1))).toThrow('no sync byte');
+  });
+});
+
+describe('isRandomAccess', () => {
+  it("reads the adaptation field's random access indicator", () => {
+    expect(isRandomAccess(packet(0x100, pes(90_000), { start: true, adaptation: 1, flags: 0x40 }))).toBe(true);
+    expect(isRandomAccess(packet(0x100, pes(90_000), { start: true, adaptation: 1, flags: 0x10 }))).toBe(false);
+    expect(isRandomAccess(packet(0x100, pes(90_000), { start: true, adaptation: 0 }))).toBe(false);
+    expect(isRandomAccess(packet(0x100, pes(90_000), { start: true }))).toBe(false);
   });
 });

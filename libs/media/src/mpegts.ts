@@ -7,7 +7,7 @@
 
 export const TS_PACKET_SIZE = 188;
 const SYNC_BYTE = 0x47;
-const PAT_PID = 0;
+export const PAT_PID = 0;
 /** Stream types of video in a PMT: MPEG-1/2, MPEG-4 part 2, H.264, HEVC. */
 const VIDEO_STREAM_TYPES = new Set([0x01, 0x02, 0x10, 0x1b, 0x24]);
 
@@ -33,7 +33,7 @@ export function payloadOffset(packet: Uint8Array): number {
 }
 
 export const pidOf = (packet: Uint8Array): number => ((packet[1] & 0x1f) << 8) | packet[2];
-const startsUnit = (packet: Uint8Array): boolean => (packet[1] & 0x40) !== 0;
+export const startsUnit = (packet: Uint8Array): boolean => (packet[1] & 0x40) !== 0;
 
 /** The 33-bit timestamp encoded in 5 bytes at `at` (PTS or DTS of a PES header). */
 export function readTimestamp(bytes: Uint8Array, at: number): number {
@@ -48,6 +48,14 @@ export function pesPts(packet: Uint8Array, at: number): number | undefined {
   if (at + 14 > packet.length || packet[at] !== 0 || packet[at + 1] !== 0 || packet[at + 2] !== 1) return undefined;
   const hasPts = (packet[at + 7] & 0x80) !== 0;
   return hasPts ? readTimestamp(packet, at + 9) : undefined;
+}
+
+/** The DTS of a PES packet starting at `at` (its PTS when it has no DTS); undefined when it carries neither. */
+export function pesDts(packet: Uint8Array, at: number): number | undefined {
+  if (at + 19 <= packet.length && packet[at] === 0 && packet[at + 1] === 0 && packet[at + 2] === 1 && (packet[at + 7] & 0xc0) === 0xc0) {
+    return readTimestamp(packet, at + 14);
+  }
+  return pesPts(packet, at);
 }
 
 /** The section of a PSI packet (PAT or PMT) that starts in it, after its pointer field. */
@@ -79,16 +87,7 @@ export function videoPidOf(packet: Uint8Array): number | undefined {
 
 /** The first video elementary stream of a PMT packet: its PID and stream type (0x1b H.264, 0x24 HEVC, …). */
 export function videoStreamOf(packet: Uint8Array): { pid: number; streamType: number } | undefined {
-  const section = sectionOf(packet);
-  if (!section) return undefined;
-  const programInfoLength = ((packet[section.start + 10] & 0x0f) << 8) | packet[section.start + 11];
-  for (let i = section.start + 12 + programInfoLength; i + 5 <= section.end;) {
-    const type = packet[i];
-    const pid = ((packet[i + 1] & 0x1f) << 8) | packet[i + 2];
-    if (VIDEO_STREAM_TYPES.has(type)) return { pid, streamType: type };
-    i += 5 + (((packet[i + 3] & 0x0f) << 8) | packet[i + 4]);
-  }
-  return undefined;
+  return programStreamsOf(packet).find((s) => isVideoStreamType(s.streamType));
 }
 
 /** Every elementary stream a PMT packet lists: its PID and stream type (0x1b H.264, 0x24 HEVC, 0x0f AAC, …). */
@@ -196,4 +195,9 @@ export function filterPackets(buffer: Uint8Array, filter: VideoPesFilter): Buffe
     if (filter.push(packet)) kept.push(packet);
   }
   return Buffer.concat(kept);
+}
+
+/** Whether a TS packet's adaptation field sets random_access_indicator (ffmpeg's muxer does on key frames). */
+export function isRandomAccess(packet: Uint8Array): boolean {
+  return (packet[3] & 0x20) !== 0 && packet[4] > 0 && (packet[5] & 0x40) !== 0;
 }

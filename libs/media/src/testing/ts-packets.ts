@@ -2,8 +2,12 @@ import { TS_PACKET_SIZE } from '../mpegts';
 
 /** MPEG-TS built by hand for the unit tests of this library. */
 
-/** A 188-byte TS packet: header, optional adaptation field of `adaptation` bytes, payload, 0xff stuffing. */
-export function packet(pid: number, payload: number[], { start = false, adaptation }: { start?: boolean; adaptation?: number } = {}): Buffer {
+/** A 188-byte TS packet: header, optional adaptation field of `adaptation` bytes (its first, the flags, `flags`), payload, 0xff stuffing. */
+export function packet(
+  pid: number,
+  payload: number[],
+  { start = false, adaptation, flags }: { start?: boolean; adaptation?: number; flags?: number } = {},
+): Buffer {
   const p = Buffer.alloc(TS_PACKET_SIZE, 0xff);
   p[0] = 0x47;
   p[1] = (start ? 0x40 : 0) | (pid >> 8);
@@ -12,6 +16,7 @@ export function packet(pid: number, payload: number[], { start = false, adaptati
   let at = 4;
   if (adaptation !== undefined) {
     p[4] = adaptation;
+    if (flags !== undefined && adaptation > 0) p[5] = flags;
     at = 5 + adaptation;
   }
   Buffer.from(payload).copy(p, at);
