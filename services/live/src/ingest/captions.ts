@@ -79,3 +79,16 @@ export async function extractCaptions(
   }
   return found;
 }
+
+/** extractCaptions, with what fails told to `warn` (the recording then has no caption tracks). */
+export function readCaptions(
+  tools: { ffmpegPath: string; warn(message: string): void },
+  workDir: string,
+  segments: string[],
+  channels: readonly CaptionChannel[],
+): Promise<Array<{ channel: CaptionChannel; vtt: string }>> {
+  return extractCaptions(tools.ffmpegPath, workDir, segments, channels).catch((err: unknown) => {
+    tools.warn(`reading captions: ${err instanceof Error ? err.message : String(err)}`);
+    return [];
+  });
+}

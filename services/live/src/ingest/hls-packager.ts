@@ -4,12 +4,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { MediaFacts, probeMedia } from './media/media-probe';
+import { stopPackagerProcess } from './packager-process';
 
 /** Segment length per latency mode (seconds; segments are cut at the encoder's key frames). */
 export const SEGMENT_SECONDS: Record<LatencyMode, number> = { standard: 4, reduced: 2, low: 1 };
 const COLLECT_EVERY_MS = 300;
-/** How long a stopping ffmpeg gets to write its last segment before it is killed. */
-const FINISH_MS = 5000;
 
 export interface PackagerOptions {
   ffmpegPath: string;
@@ -24,6 +23,13 @@ export interface PackagerOptions {
   onSegment(segment: FinishedSegment): Promise<void>;
   /** Told when the span ends with segments some rung lacks (they are left out). */
   warn?(message: string): void;
+}
+
+/** What runs one span of a recording (HlsPackager, or PartsPackager for low latency). */
+export interface SpanPackager {
+  start(): Promise<void>;
+  /** Ends the span once its last segments are handed over; what its first segment showed. */
+  finish(): Promise<MediaFacts>;
 }
 
 /** One segment of the span in every rung: the same name and instants in each rung's folder. */
@@ -59,7 +65,7 @@ export function parseMediaPlaylist(text: string): { segments: string[]; duration
  * the same key frames, so one name stands for the same instants in each. The playlists players see
  * are the recording's (LiveRecording), which span reconnects.
  */
-export class HlsPackager {
+export class HlsPackager implements SpanPackager {
   private child?: ChildProcess;
   private exited?: Promise<void>;
   private timer?: NodeJS.Timeout;
@@ -78,26 +84,10 @@ export class HlsPackager {
     this.timer = setInterval(() => this.collectSoon(), COLLECT_EVERY_MS);
   }
 
-  /**
-   * Ends the span: ffmpeg stops, its last segments are handed over. Returns what the first segment
-   * showed. One SIGINT only stops ffmpeg between packets, and pulling from an RTMP server whose
-   * publisher has left it waits in a read until -rw_timeout; a second SIGINT interrupts that read,
-   * and ffmpeg still writes its last segment and the ended playlist (a third would make it exit
-   * hard). SIGKILL after FINISH_MS.
-   */
+  /** Ends the span: ffmpeg stops (stopPackagerProcess), its last segments are handed over. Returns what the first segment showed. */
   async finish(): Promise<MediaFacts> {
     clearInterval(this.timer);
-    const child = this.child;
-    const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
-    if (running()) {
-      child!.kill('SIGINT');
-      await Promise.race([this.exited, new Promise((r) => setTimeout(r, 200))]);
-      if (running()) child!.kill('SIGINT');
-      const kill = setTimeout(() => running() && child!.kill('SIGKILL'), FINISH_MS);
-      await this.exited;
-      clearTimeout(kill);
-    }
-    await this.exited;
+    await stopPackagerProcess(this.child, this.exited);
     await this.collecting;
     await this.collect(true);
     return this.facts ?? {};

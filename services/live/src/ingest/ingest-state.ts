@@ -1,4 +1,4 @@
-import { HlsPackager } from './hls-packager';
+import { SpanPackager } from './hls-packager';
 import { LiveRecording } from './live-recording';
 import { OpenRecording } from './live-recordings.service';
 import { PublishSession } from './rtmp-server';
@@ -11,7 +11,7 @@ export interface Running {
   key: string;
   startedAt: Date;
   recording: LiveRecording;
-  packager?: HlsPackager;
+  packager?: SpanPackager;
   relays: SimulcastRelay[];
   /** Set when the platform ended the session (no reconnect window then). */
   endedBy?: string;

@@ -99,3 +99,68 @@ describe('windowPlaylist', () => {
     );
   });
 });
+
+describe('windowPlaylist in low latency (LL-HLS)', () => {
+  const part = (name: string, duration: number, independent = false) => ({ name, duration, independent });
+  const segments = Array.from({ length: 5 }, (_, i) => ({ name: `s1_0000${i}.ts`, duration: 1, discontinuity: false }));
+  const partsOf = new Map(segments.map((s) => [s.name, [part(`${s.name}.p0`, 0.5, true), part(`${s.name}.p1`, 0.5)]]));
+
+  it('offers blocking reload and delta updates, lists the parts of the last three target durations, the part under way, the hint and the reports', () => {
+    const listing = {
+      partTarget: 0.5,
+      partsOf,
+      open: [part('s1_part00010.ts', 0.467, true)],
+      openDiscontinuity: false,
+      preloadHint: 's1_part00011.ts',
+      reports: ['window-360p'],
+    };
+    const text = windowPlaylist(segments, false, 'low', 'live', listing);
+    expect(text).toBe(
+      [
+        '#EXTM3U',
+        '#EXT-X-VERSION:9',
+        '#EXT-X-TARGETDURATION:1',
+        '#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=6.0,PART-HOLD-BACK=1.500',
+        '#EXT-X-PART-INF:PART-TARGET=0.500',
+        '#EXT-X-MEDIA-SEQUENCE:0',
+        '#EXT-X-DISCONTINUITY-SEQUENCE:0',
+        '#EXTINF:1.000000,',
+        '../live/s1_00000.ts',
+        '#EXTINF:1.000000,',
+        '../live/s1_00001.ts',
+        // 0.467 s under way, then three segments bring it to three target durations (3 s)
+        '#EXT-X-PART:DURATION=0.500000,URI="../live/s1_00002.ts.p0",INDEPENDENT=YES',
+        '#EXT-X-PART:DURATION=0.500000,URI="../live/s1_00002.ts.p1"',
+        '#EXTINF:1.000000,',
+        '../live/s1_00002.ts',
+        '#EXT-X-PART:DURATION=0.500000,URI="../live/s1_00003.ts.p0",INDEPENDENT=YES',
+        '#EXT-X-PART:DURATION=0.500000,URI="../live/s1_00003.ts.p1"',
+        '#EXTINF:1.000000,',
+        '../live/s1_00003.ts',
+        '#EXT-X-PART:DURATION=0.500000,URI="../live/s1_00004.ts.p0",INDEPENDENT=YES',
+        '#EXT-X-PART:DURATION=0.500000,URI="../live/s1_00004.ts.p1"',
+        '#EXTINF:1.000000,',
+        '../live/s1_00004.ts',
+        '#EXT-X-PART:DURATION=0.467000,URI="../live/s1_part00010.ts",INDEPENDENT=YES',
+        '#EXT-X-PRELOAD-HINT:TYPE=PART,URI="../live/s1_part00011.ts"',
+        '#EXT-X-RENDITION-REPORT:URI="../window-360p/index.m3u8",LAST-MSN=5,LAST-PART=0',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports the last segment’s last part when none is under way, and a discontinuity before a new span’s parts', () => {
+    const between = { partTarget: 0.5, partsOf, open: [], openDiscontinuity: false, reports: ['window-360p'] };
+    expect(windowPlaylist(segments, false, 'low', 'live', between)).toContain('LAST-MSN=4,LAST-PART=1\n');
+    const reconnected = { ...between, open: [part('s2_part00000.ts', 0.45, true)], openDiscontinuity: true };
+    expect(windowPlaylist(segments, false, 'low', 'live', reconnected)).toContain(
+      '../live/s1_00004.ts\n#EXT-X-DISCONTINUITY\n#EXT-X-PART:DURATION=0.450000,URI="../live/s2_part00000.ts"',
+    );
+  });
+
+  it('is a plain ended playlist once the recording is closed', () => {
+    const ended = windowPlaylist(segments, true, 'low', 'live', { partTarget: 0.5, partsOf, open: [], openDiscontinuity: false, reports: [] });
+    expect(ended).toBe(windowPlaylist(segments, true, 'low', 'live'));
+    expect(ended).not.toMatch(/PART|SERVER-CONTROL|PRELOAD/);
+  });
+});

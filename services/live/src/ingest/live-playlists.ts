@@ -1,6 +1,7 @@
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { CaptionChannel, closedCaptionMedia, quoted } from './captions';
 import { SEGMENT_SECONDS } from './hls-packager';
+import type { ListedPart } from './low-latency/part-segmenter';
 
 export const LIVE_VARIANT = 'live';
 /** The live edge: a sliding window over the recording's segments, what a live stream's playback id plays. */
@@ -54,12 +55,39 @@ export function parseRecordingPlaylist(text: string): PlaylistSegment[] {
 }
 
 /**
+ * What a low-latency live edge lists besides its segments (LL-HLS, RFC 8216bis): the parts of its
+ * last segments and of the segment under way, the part to come, and the other rungs' positions.
+ */
+export interface LowLatencyListing {
+  /** EXT-X-PART-INF:PART-TARGET (seconds). */
+  partTarget: number;
+  /** The parts of recent segments, by segment name (listed for those within three target durations of the end). */
+  partsOf: ReadonlyMap<string, readonly ListedPart[]>;
+  /** The parts of the segment under way (after the listed segments). */
+  open: readonly ListedPart[];
+  /** The segment under way begins a span after another (a reconnect, slate, or back from slate). */
+  openDiscontinuity: boolean;
+  /** The next part's name (EXT-X-PRELOAD-HINT), while the span runs. */
+  preloadHint?: string;
+  /** The other rungs' live-edge folders (EXT-X-RENDITION-REPORT). */
+  reports: readonly string[];
+}
+
+/**
  * The live edge's media playlist: the last WINDOW_SECONDS of segments (at least three), numbered by
  * their place in the recording (MEDIA-SEQUENCE) with the discontinuities that slid out counted
  * (DISCONTINUITY-SEQUENCE); its segments are the recording's (`../{variant}/…`: `live` for the
- * media, `subs` for generated subtitles).
+ * media, `subs` for generated subtitles). With `lowLatency` it is an LL-HLS playlist: blocking reload
+ * and delta updates offered (EXT-X-SERVER-CONTROL, served by the playback host), parts, the preload
+ * hint and rendition reports.
  */
-export function windowPlaylist(segments: readonly PlaylistSegment[], ended: boolean, latencyMode: LatencyMode, variant = LIVE_VARIANT): string {
+export function windowPlaylist(
+  segments: readonly PlaylistSegment[],
+  ended: boolean,
+  latencyMode: LatencyMode,
+  variant = LIVE_VARIANT,
+  lowLatency?: LowLatencyListing,
+): string {
   let first = segments.length;
   let kept = 0;
   while (first > 0 && (segments.length - first < 3 || kept + segments[first - 1].duration <= WINDOW_SECONDS)) {
@@ -69,20 +97,64 @@ export function windowPlaylist(segments: readonly PlaylistSegment[], ended: bool
   const listed = segments.slice(first);
   const slidOut = segments.slice(0, first).filter((s) => s.discontinuity).length;
   const target = Math.max(SEGMENT_SECONDS[latencyMode], ...listed.map((s) => Math.ceil(s.duration)));
+  const ll = lowLatency && !ended ? lowLatency : undefined;
   const lines = [
     '#EXTM3U',
-    '#EXT-X-VERSION:3',
+    `#EXT-X-VERSION:${ll ? 9 : 3}`,
     `#EXT-X-TARGETDURATION:${target}`,
+    ...(ll ? lowLatencyHeader(ll, target) : []),
     `#EXT-X-MEDIA-SEQUENCE:${first}`,
     `#EXT-X-DISCONTINUITY-SEQUENCE:${slidOut}`,
-    '#EXT-X-INDEPENDENT-SEGMENTS',
+    ...(ll ? [] : ['#EXT-X-INDEPENDENT-SEGMENTS']),
   ];
-  for (const s of listed) {
+  const withParts = ll ? segmentsWithParts(listed, ll, 3 * target) : 0;
+  const uri = (name: string) => `../${variant}/${name}`;
+  for (const [i, s] of listed.entries()) {
     if (s.discontinuity) lines.push('#EXT-X-DISCONTINUITY');
-    lines.push(`#EXTINF:${s.duration.toFixed(6)},`, `../${variant}/${s.name}`);
+    if (ll && i >= listed.length - withParts) lines.push(...(ll.partsOf.get(s.name) ?? []).map((p) => partLine(p, uri)));
+    lines.push(`#EXTINF:${s.duration.toFixed(6)},`, uri(s.name));
   }
+  if (ll) lines.push(...lowLatencyTail(ll, segments, uri));
   if (ended) lines.push('#EXT-X-ENDLIST');
   return `${lines.join('\n')}\n`;
+}
+
+function lowLatencyHeader(ll: LowLatencyListing, target: number): string[] {
+  return [
+    `#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=${(6 * target).toFixed(1)},PART-HOLD-BACK=${(3 * ll.partTarget).toFixed(3)}`,
+    `#EXT-X-PART-INF:PART-TARGET=${ll.partTarget.toFixed(3)}`,
+  ];
+}
+
+/** How many of the last listed segments get their parts: those ending within `seconds` of the playlist's end. */
+function segmentsWithParts(listed: readonly PlaylistSegment[], ll: LowLatencyListing, seconds: number): number {
+  let total = ll.open.reduce((sum, p) => sum + p.duration, 0);
+  let n = 0;
+  while (n < listed.length && total < seconds) {
+    total += listed[listed.length - 1 - n].duration;
+    n += 1;
+  }
+  return n;
+}
+
+function partLine(part: ListedPart, uri: (name: string) => string): string {
+  return `#EXT-X-PART:DURATION=${part.duration.toFixed(6)},URI="${uri(part.name)}"${part.independent ? ',INDEPENDENT=YES' : ''}`;
+}
+
+/** The segment under way, the preload hint and the rendition reports (every rung is at the same part). */
+function lowLatencyTail(ll: LowLatencyListing, segments: readonly PlaylistSegment[], uri: (name: string) => string): string[] {
+  const lines: string[] = [];
+  if (ll.open.length > 0 && ll.openDiscontinuity) lines.push('#EXT-X-DISCONTINUITY');
+  lines.push(...ll.open.map((p) => partLine(p, uri)));
+  if (ll.preloadHint) lines.push(`#EXT-X-PRELOAD-HINT:TYPE=PART,URI="${uri(ll.preloadHint)}"`);
+  const last = segments[segments.length - 1];
+  const [msn, lastPart] =
+    ll.open.length > 0 ? [segments.length, ll.open.length - 1] : [segments.length - 1, (last ? (ll.partsOf.get(last.name)?.length ?? 0) : 0) - 1];
+  if (msn < 0) return lines;
+  for (const folder of ll.reports) {
+    lines.push(`#EXT-X-RENDITION-REPORT:URI="../${folder}/index.m3u8",LAST-MSN=${msn}${lastPart >= 0 ? `,LAST-PART=${lastPart}` : ''}`);
+  }
+  return lines;
 }
 
 /** A segmented WebVTT rendition (generated subtitles) of a master playlist. */

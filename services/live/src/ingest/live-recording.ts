@@ -5,17 +5,21 @@ import { Cue } from '@platform/captions';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { bitrateFor } from '@platform/media';
-import { FinishedSegment, HlsPackager, SEGMENT_SECONDS } from './hls-packager';
+import { FinishedSegment, SEGMENT_SECONDS, SpanPackager } from './hls-packager';
+import { LowLatencyEdge } from './low-latency/low-latency-edge';
+import { SegmentOfParts } from './low-latency/part-segmenter';
+import { FinishedPart } from './low-latency/parts-packager';
+import { spanPackager } from './span-packager';
 import { LiveLadderMode, LiveRung, planLiveLadder } from './media/live-ladder';
-import { MediaFacts, probeMedia, probeSource } from './media/media-probe';
-import { PackagerInput, packagerArgs, rungDir } from './media/packager-args';
+import { MediaFacts, probeSource } from './media/media-probe';
+import { PackagerInput } from './media/packager-args';
 import { contentInput, slateInput } from './media/packager-inputs';
 import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
-import { CaptionChannel, extractCaptions } from './captions';
+import { CaptionChannel, readCaptions } from './captions';
 import { ListedSegment, recordingTimes, RecordingTime, Span, SpanType } from './recording-spans';
 import { RecordingPublisher } from './recording-publisher';
 import { readStoredRecording, StoredRecording } from './recording-restore';
-import { downloadSlate } from './slate';
+import { fetchSlateImage } from './slate';
 import { LiveCaptions } from './speech/live-captions';
 
 export interface RecordingTools {
@@ -60,7 +64,7 @@ export class LiveRecording {
   private readonly segments: ListedSegment[] = [];
   private readonly spans: Span[] = [];
   /** Spans whose ffmpeg has not finished yet (a reconnect may begin before the last one is done). */
-  private readonly packagers = new Map<HlsPackager, number>();
+  private readonly packagers = new Map<SpanPackager, number>();
   private readonly finishing = new Set<Promise<void>>();
   /** Segments are listed one at a time, in the order they are handed over. */
   private adding: Promise<void> = Promise.resolve();
@@ -68,12 +72,14 @@ export class LiveRecording {
   /** The recording's renditions, fixed by its first session (or what a restored recording stored). */
   private rungs?: LiveRung[];
   private masterWritten = false;
-  private slate?: HlsPackager;
+  private slate?: SpanPackager;
   /** Set while slate is starting, so an end that comes meanwhile waits for it. */
   private slateStarting?: Promise<void>;
   private slateImage: Promise<string | undefined> = Promise.resolve(undefined);
   private readonly generated?: LiveCaptions;
   private readonly publisher: RecordingPublisher;
+  /** Low latency: the parts the live edge lists (LL-HLS). */
+  private readonly edge?: LowLatencyEdge;
 
   constructor(
     readonly assetId: string,
@@ -83,6 +89,7 @@ export class LiveRecording {
     private readonly options: RecordingOptions = {},
   ) {
     this.publisher = new RecordingPublisher(assetId, latencyMode, tools.store, { captions: options.captions ?? [], subtitles: options.subtitles });
+    if (latencyMode === 'low') this.edge = new LowLatencyEdge();
     if (options.subtitles) {
       this.generated = new LiveCaptions(assetId, latencyMode, {
         ffmpegPath: tools.ffmpegPath,
@@ -131,16 +138,7 @@ export class LiveRecording {
 
   /** Fetches the stream's slate image for this recording (spec 2.3: downloaded for each new recorded asset). */
   prepareSlate(url: string | null): void {
-    if (!url) return;
-    this.slateImage = fsp.mkdir(this.workDir, { recursive: true }).then(() =>
-      downloadSlate(
-        url,
-        path.join(this.workDir, 'slate-image'),
-        async (f) => (await probeMedia(this.tools.ffprobePath, f)).video !== undefined,
-        (message) => this.tools.warn(message),
-        this.tools.guard,
-      ),
-    );
+    if (url) this.slateImage = fetchSlateImage(url, this.workDir, this.tools);
   }
 
   /**
@@ -148,7 +146,7 @@ export class LiveRecording {
    * (its codecs decide copy or encode; the first session's size fixes the rungs), then ffmpeg starts
    * pulling `sourceUrl`. Returns the session's packager.
    */
-  async startSession(sourceUrl: string): Promise<HlsPackager> {
+  async startSession(sourceUrl: string): Promise<SpanPackager> {
     // passthrough copies what comes (RTMP carries H.264/AAC; the SRT door has transcoded anything else):
     // no probe, so a session's first segment and a burst of sessions pay nothing for it
     const ladder = this.options.ladder ?? 'passthrough';
@@ -179,12 +177,13 @@ export class LiveRecording {
   }
 
   /** The session's encoder left: its ffmpeg stops and its last segments are stored. */
-  endSession(packager: HlsPackager): Promise<void> {
+  endSession(packager: SpanPackager): Promise<void> {
     const span = this.packagers.get(packager);
     if (span === undefined) return Promise.resolve();
     this.packagers.delete(packager);
     const done = packager.finish().then(async (facts) => {
       if (!this.facts.video && !this.facts.audio) this.facts = facts;
+      if (this.edge) this.adding = this.adding.then(() => this.endParts(span));
       await this.adding;
       await this.generated?.endSpan(span);
     });
@@ -204,7 +203,15 @@ export class LiveRecording {
     await this.adding;
     await this.dropTrailingSlate();
     if (this.segments.length > 0) await this.putPlaylist(true);
-    const captions = this.facts.video ? await this.readCaptions() : [];
+    // the CEA-608 captions in the kept segments (slate has none)
+    const captions = this.facts.video
+      ? await readCaptions(
+          this.tools,
+          this.workDir,
+          this.segments.map((s) => s.name),
+          this.captions,
+        )
+      : [];
     const generatedCues = await this.generated?.close(this.segments.length);
     const duration = Math.round(this.segments.reduce((sum, s) => sum + s.duration, 0) * 1000) / 1000;
     return { duration, segments: this.segments.length, recordingTimes: recordingTimes(this.spans, this.segments), captions, generatedCues, ...this.facts };
@@ -239,35 +246,27 @@ export class LiveRecording {
     await this.tools.store.putBuffer(assetKeys.hls(this.assetId, `text/${trackId}.vtt`), vtt);
   }
 
-  /** The CEA-608 captions in the kept segments (slate has none), read once the recording is closed. */
-  private async readCaptions(): Promise<RecordingSummary['captions']> {
-    const segments = this.segments.map((s) => s.name);
-    return extractCaptions(this.tools.ffmpegPath, this.workDir, segments, this.captions).catch((err: unknown) => {
-      this.tools.warn(`reading captions: ${err instanceof Error ? err.message : String(err)}`);
-      return [];
-    });
-  }
-
-  private async startSpan(type: SpanType, input: PackagerInput): Promise<HlsPackager> {
+  private async startSpan(type: SpanType, input: PackagerInput): Promise<SpanPackager> {
     const span = this.spans.push({ type, startedAt: new Date() }) - 1;
     const rungs = (this.rungs ??= planLiveLadder('passthrough', undefined, this.options.audioOnly === true));
     const segmentPrefix = `${type === 'slate' ? 'slate' : 's'}${span + 1}_`;
     const segmentSeconds = SEGMENT_SECONDS[this.latencyMode];
+    // a span after others begins with a discontinuity (its parts too, while its first segment is under way)
     let first = true;
-    const packager = new HlsPackager({
-      ffmpegPath: this.tools.ffmpegPath,
-      ffprobePath: this.tools.ffprobePath,
-      args: packagerArgs({ input, rungs, segmentSeconds, workDir: this.workDir, segmentPrefix }),
-      rungDirs: rungs.map((rung, i) => rungDir(this.workDir, rung, i)),
-      segmentPrefix,
-      warn: (message) => this.tools.warn(message),
-      onSegment: (segment) => {
-        const isFirst = first;
-        first = false;
-        this.adding = this.adding.then(() => this.add(segment, span, isFirst && this.segments.length > 0));
-        return this.adding;
-      },
-    });
+    const after = () => first && this.segments.length > 0;
+    const onSegment = (segment: FinishedSegment, parts?: SegmentOfParts) => {
+      const discontinuity = first;
+      first = false;
+      this.adding = this.adding.then(() => this.add(segment, span, discontinuity && this.segments.length > 0, parts));
+      return this.adding;
+    };
+    const onPart = (part: FinishedPart) => (this.adding = this.adding.then(() => this.addPart(part, span, after())));
+    const packager = spanPackager(
+      this.tools,
+      { input, rungs, segmentSeconds, workDir: this.workDir, segmentPrefix },
+      this.edge ? onPart : undefined,
+      onSegment,
+    );
     this.packagers.set(packager, span);
     await packager.start();
     return packager;
@@ -279,11 +278,13 @@ export class LiveRecording {
     }
   }
 
-  private async add(segment: FinishedSegment, span: number, discontinuity: boolean): Promise<void> {
+  private async add(segment: FinishedSegment, span: number, discontinuity: boolean, parts?: SegmentOfParts): Promise<void> {
     const rungs = this.rungs ?? [];
     await this.publisher.putSegment(rungs, segment);
     this.segments.push({ name: segment.name, duration: segment.duration, discontinuity, span });
+    const stale = parts && this.edge ? this.edge.segmentAdded(span, segment.name, parts) : [];
     await this.putPlaylist(false);
+    if (stale.length > 0) await this.publisher.deleteParts(rungs, stale);
     const content = this.spans[span].type === 'content';
     this.generated?.segmentStored({ ...segment, file: segment.files[0].file, span, content, discontinuity, spanStartTime: segment.facts.startTime });
     if (!this.facts.video && !this.facts.audio) this.facts = segment.facts;
@@ -293,7 +294,20 @@ export class LiveRecording {
     }
   }
 
+  /** Low latency: a part is stored and listed at the live edge at once (the recording's playlist lists segments only). */
+  private async addPart(part: FinishedPart, span: number, discontinuity: boolean): Promise<void> {
+    await this.publisher.putPart(this.rungs ?? [], part);
+    this.edge!.partAdded(span, { name: part.name, duration: part.duration, independent: part.independent }, part.next, discontinuity);
+    await this.publisher.putWindows(this.rungs ?? [], this.segments, this.edge!.listing());
+  }
+
+  /** Low latency: the span's ffmpeg ended, the live edge names no part of it to come. */
+  private async endParts(span: number): Promise<void> {
+    this.edge!.spanEnded(span);
+    if (this.segments.length > 0) await this.publisher.putWindows(this.rungs ?? [], this.segments, this.edge!.listing());
+  }
+
   private putPlaylist(ended: boolean): Promise<void> {
-    return this.publisher.putPlaylists(this.rungs ?? [], this.segments, ended);
+    return this.publisher.putPlaylists(this.rungs ?? [], this.segments, ended, this.edge?.listing());
   }
 }

@@ -3,10 +3,22 @@ import { LatencyMode } from '../live-streams/live-stream.entity';
 import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
 import { CaptionChannel } from './captions';
 import { FinishedSegment } from './hls-packager';
-import { LIVE_EDGE_MASTER, LiveMasterVariant, liveMasterPlaylist, PlaylistSegment, recordingPlaylist, windowPlaylist } from './live-playlists';
+import {
+  LIVE_EDGE_MASTER,
+  LiveMasterVariant,
+  liveMasterPlaylist,
+  LowLatencyListing,
+  PlaylistSegment,
+  recordingPlaylist,
+  windowPlaylist,
+} from './live-playlists';
+import { FinishedPart } from './low-latency/parts-packager';
 import { LiveRung } from './media/live-ladder';
 import { MediaFacts } from './media/media-probe';
 import { SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
+
+/** What every rung's low-latency edge lists alike (each adds the reports of the others). */
+export type RungListing = Omit<LowLatencyListing, 'reports'>;
 
 /** BANDWIDTH of a rung from one segment: its bits over its seconds, at least 64 kb/s. */
 const bandwidthOf = (bytes: number, seconds: number) => Math.max(64_000, Math.round((bytes * 8) / Math.max(seconds, 0.5)));
@@ -33,11 +45,33 @@ export class RecordingPublisher {
     for (const rung of rungs) await this.store.deletePrefix(this.key(`${rung.folder}/${name}`));
   }
 
-  async putPlaylists(rungs: readonly LiveRung[], segments: readonly PlaylistSegment[], ended: boolean): Promise<void> {
+  /** A low-latency part of every rung, next to the segments. */
+  async putPart(rungs: readonly LiveRung[], part: FinishedPart): Promise<void> {
+    await Promise.all(rungs.map((rung, i) => this.store.putFile(this.key(`${rung.folder}/${part.name}`), part.files[i].file)));
+  }
+
+  /** Parts no playlist lists any more (their segments are stored). */
+  async deleteParts(rungs: readonly LiveRung[], names: readonly string[]): Promise<void> {
+    for (const rung of rungs) for (const name of names) await this.store.deletePrefix(this.key(`${rung.folder}/${name}`));
+  }
+
+  /** Each rung's two playlists: the live edge (LL-HLS with `lowLatency`) and the whole recording. */
+  async putPlaylists(rungs: readonly LiveRung[], segments: readonly PlaylistSegment[], ended: boolean, lowLatency?: RungListing): Promise<void> {
     for (const rung of rungs) {
-      await this.store.putBuffer(this.key(`${rung.windowFolder}/index.m3u8`), windowPlaylist(segments, ended, this.latencyMode, rung.folder));
+      await this.putWindow(rungs, rung, segments, ended, lowLatency);
       await this.store.putBuffer(this.key(`${rung.folder}/index.m3u8`), recordingPlaylist(segments, ended, this.latencyMode));
     }
+  }
+
+  /** Each rung's live edge alone (a part came: the recording's playlist lists segments only). */
+  async putWindows(rungs: readonly LiveRung[], segments: readonly PlaylistSegment[], lowLatency: RungListing): Promise<void> {
+    await Promise.all(rungs.map((rung) => this.putWindow(rungs, rung, segments, false, lowLatency)));
+  }
+
+  private async putWindow(rungs: readonly LiveRung[], rung: LiveRung, segments: readonly PlaylistSegment[], ended: boolean, lowLatency?: RungListing) {
+    const reports = rungs.filter((r) => r !== rung).map((r) => r.windowFolder);
+    const listing = lowLatency && { ...lowLatency, reports };
+    await this.store.putBuffer(this.key(`${rung.windowFolder}/index.m3u8`), windowPlaylist(segments, ended, this.latencyMode, rung.folder, listing));
   }
 
   /** Both masters, each rung's BANDWIDTH measured on `segment` (the recording's first). */

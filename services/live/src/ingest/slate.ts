@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { guardedRequest, OutboundGuard, OutboundRefusedError } from '@platform/outbound';
+import path from 'node:path';
 import { LatencyMode } from '../live-streams/live-stream.entity';
+import { probeMedia } from './media/media-probe';
 
 const MAX_SLATE_BYTES = 20 * 1024 * 1024;
 const SLATE_DOWNLOAD_MS = 10_000;
@@ -51,4 +53,15 @@ export async function downloadSlate(
     warn(`reconnect_slate_url could not be downloaded (${reason}); the default slate is used`);
     return undefined;
   }
+}
+
+/** The slate image of a recording, downloaded into its work folder and checked to be a picture (downloadSlate). */
+export async function fetchSlateImage(
+  url: string,
+  workDir: string,
+  tools: { ffprobePath: string; guard: OutboundGuard; warn(message: string): void },
+): Promise<string | undefined> {
+  await fsp.mkdir(workDir, { recursive: true });
+  const isPicture = async (file: string) => (await probeMedia(tools.ffprobePath, file)).video !== undefined;
+  return downloadSlate(url, path.join(workDir, 'slate-image'), isPicture, (message) => tools.warn(message), tools.guard);
 }

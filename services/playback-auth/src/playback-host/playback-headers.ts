@@ -15,12 +15,13 @@ export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-max-age': '86400',
 };
 
-export type PlaybackFile = 'master' | 'variant' | 'segment';
+export type PlaybackFile = 'master' | 'variant' | 'live-edge' | 'segment';
 
 /**
  * Cache-Control per file. Segments never change once listed: a year, immutable. The master
  * changes when the ladder's renditions are added after `ready`: a few seconds. Variant
- * playlists grow while a live stream records: a few seconds too.
+ * playlists grow while a live stream records: a few seconds too (a blocking reload's answer is for
+ * its own URL); a low-latency live edge read plainly is revalidated each time.
  * Responses for a signed playback id are `private` (never kept by a shared cache).
  */
 export function cacheControl(file: PlaybackFile, signed: boolean, grantSeconds: number): string {
@@ -30,6 +31,9 @@ export function cacheControl(file: PlaybackFile, signed: boolean, grantSeconds: 
       return `${scope}, max-age=${Math.min(MASTER_MAX_AGE, Math.floor(grantSeconds / 2))}`;
     case 'variant':
       return `${scope}, max-age=${Math.min(VARIANT_MAX_AGE, Math.floor(grantSeconds / 2))}`;
+    case 'live-edge':
+      // a low-latency playlist read without a blocking directive changes with every part
+      return `${scope}, no-cache`;
     case 'segment':
       return `${scope}, max-age=31536000, immutable`;
   }

@@ -1,6 +1,7 @@
 import { All, Controller, Get, Head, Header, Inject, Options, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DownloadsService } from './downloads.service';
+import { DeliveryDirectives, deliveryDirectives } from './low-latency-playlist';
 import { PlaybackRequest } from './playback-access.service';
 import { PlaybackError } from './playback-error';
 import { PlaybackHostErrorFilter } from './playback-host-error.filter';
@@ -82,7 +83,9 @@ export class PlaybackHostController {
     if (!SAFE_NAME.test(variant) || !SAFE_NAME.test(file)) throw new PlaybackError(404, 'Playback file not found');
     const request = playbackRequest(playbackId, req);
     const reply =
-      file === 'index.m3u8' ? await this.host.variant(request, variant) : await this.host.segment(request, variant, file, fileHeaders(req), isHead(req));
+      file === 'index.m3u8'
+        ? await this.host.variant(request, variant, directivesOf(req))
+        : await this.host.segment(request, variant, file, fileHeaders(req), isHead(req));
     sendReply(res, reply, isHead(req));
   }
 
@@ -111,6 +114,13 @@ function playbackRequest(playbackId: string, req: Request): PlaybackRequest {
 /** The conditional and range headers of a request for a stored file. */
 function fileHeaders(req: Request): FileRequestHeaders {
   return { range: req.get('range'), ifRange: req.get('if-range'), ifNoneMatch: req.get('if-none-match'), ifModifiedSince: req.get('if-modified-since') };
+}
+
+/** LL-HLS's `_HLS_msn`, `_HLS_part`, `_HLS_skip`; malformed ones are a 400. */
+function directivesOf(req: Request): DeliveryDirectives {
+  const directives = deliveryDirectives(req.query);
+  if (directives && 'error' in directives) throw new PlaybackError(400, directives.error);
+  return directives ?? {};
 }
 
 /** One value of a query parameter; a repeated or nested one counts as absent. */

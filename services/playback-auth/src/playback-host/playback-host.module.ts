@@ -13,6 +13,7 @@ import { PlaybackAccessService } from './playback-access.service';
 import { PlaybackGrants } from './playback-grants';
 import { PlaybackHostController } from './playback-host.controller';
 import { PlaybackHostService } from './playback-host.service';
+import { LowLatencyWaits } from './low-latency-waits';
 import { ASSETS_SERVICE, LIVE_STREAMS_SERVICE, PlaybackIdLookup } from './playback-id-lookup';
 
 const ASSETS_CLIENT = 'grpc-client:assets';
@@ -53,6 +54,7 @@ const LIVE_CLIENT = 'grpc-client:live';
     PlaybackGrants,
     PlaybackAccessService,
     PlaybackHostService,
+    LowLatencyWaits,
     DownloadsService,
   ],
   exports: [PlaybackAccessService],

@@ -6,11 +6,15 @@ import { PlaybackError } from './playback-error';
 import { PlaybackGrants } from './playback-grants';
 import { cacheControl, PlaybackFile } from './playback-headers';
 import { rewriteMasterPlaylist, rewriteMediaPlaylist } from './playlist-rewrite';
+import { DeliveryDirectives, deltaUpdate, playlistEdge } from './low-latency-playlist';
+import { LowLatencyWaits } from './low-latency-waits';
 import { SegmentCatalog } from './segment-catalog';
 import { withTrackRenditions } from './track-renditions';
 import { FileRequestHeaders, storedFileReply } from './stored-object-reply';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+/** The parts of a low-latency live recording (`s1_part00012.ts`): a request for one may come before it is stored. */
+const LOW_LATENCY_PART = /_part\d+\.ts$/;
 /** Written by the live ingest next to `master.m3u8` while a recording is live. */
 const LIVE_EDGE_MASTER = 'live-edge.m3u8';
 
@@ -37,6 +41,7 @@ export class PlaybackHostService {
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(SegmentCatalog) private readonly catalog: SegmentCatalog,
     @Inject(DeliveryMeter) private readonly meter: DeliveryMeter,
+    @Inject(LowLatencyWaits) private readonly waits: LowLatencyWaits,
   ) {}
 
   /**
@@ -54,14 +59,22 @@ export class PlaybackHostService {
     return this.playlistReply('master', access, rewriteMasterPlaylist(stored, access.playbackId, this.access.grantFor(access)));
   }
 
-  /** `/{playback_id}/{variant}/index.m3u8`: segment URIs stay relative and carry the request's grant. */
-  async variant(request: PlaybackRequest, variant: string): Promise<PlaybackReply> {
+  /**
+   * `/{playback_id}/{variant}/index.m3u8`: segment URIs stay relative and carry the request's grant.
+   * A low-latency live edge honours LL-HLS's directives: `_HLS_msn`/`_HLS_part` hold the request until
+   * the playlist has that segment or part, `_HLS_skip` answers with a delta update.
+   */
+  async variant(request: PlaybackRequest, variant: string, directives: DeliveryDirectives = {}): Promise<PlaybackReply> {
     const access = await this.access.authorizeChild(request);
-    const stored = await this.playlist(access, `${variant}/index.m3u8`);
+    const path = `${variant}/index.m3u8`;
+    let stored = await this.playlist(access, path);
+    if (directives.msn !== undefined) stored = await this.waits.playlistReaching(assetKeys.hls(access.assetId, path), stored, directives.msn, directives.part);
     this.catalog.learnMedia(access.assetId, variant, stored);
     // a child reached with a token instead of a grant hands its segments a fresh grant
     const grant = request.grant ?? this.access.grantFor(access);
-    return this.playlistReply('variant', access, rewriteMediaPlaylist(stored, grant));
+    const served = directives.skip ? deltaUpdate(stored) : stored;
+    const file = playlistEdge(stored).canBlock && directives.msn === undefined ? 'live-edge' : 'variant';
+    return this.playlistReply(file, access, rewriteMediaPlaylist(served, grant));
   }
 
   /** `/{playback_id}/{variant}/{segment}`: the stored bytes, whole or one range. */
@@ -72,6 +85,8 @@ export class PlaybackHostService {
       name: segment,
       cacheControl: cacheControl('segment', access.signed, this.grants.seconds),
     };
+    // the part a low-latency playlist hints at is asked for before it exists: held until it is stored
+    if (LOW_LATENCY_PART.test(segment)) await this.waits.partStored(file.key);
     const reply = await storedFileReply(this.store, file, headers, head, () => fileNotFound(`${variant}/${segment}`));
     if (!head) this.meterSegment(access, variant, segment, reply);
     return reply;

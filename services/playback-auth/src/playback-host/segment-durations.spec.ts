@@ -22,4 +22,21 @@ describe('parseMediaPlaylist', () => {
     expect(Object.fromEntries(parsed.byFolder.get('v')!)).toEqual({ 'init.mp4': 0, 'seg1.m4s': 6 });
     expect(parsed.targetSeconds).toBe(0);
   });
+
+  it('gives an LL-HLS part its DURATION (the preload hint is no media yet)', () => {
+    const text = [
+      '#EXTM3U',
+      '#EXT-X-TARGETDURATION:1',
+      '#EXT-X-PART:DURATION=0.466667,URI="../live/s1_part00003.ts",INDEPENDENT=YES',
+      '#EXTINF:0.466667,',
+      '../live/s1_00001.ts',
+      '#EXT-X-PART:DURATION=0.433333,URI="../live/s1_part00004.ts"',
+      '#EXT-X-PRELOAD-HINT:TYPE=PART,URI="../live/s1_part00005.ts"',
+    ].join('\n');
+    expect(Object.fromEntries(parseMediaPlaylist(text, 'window').byFolder.get('live')!)).toEqual({
+      's1_part00003.ts': 0.466667,
+      's1_00001.ts': 0.466667,
+      's1_part00004.ts': 0.433333,
+    });
+  });
 });

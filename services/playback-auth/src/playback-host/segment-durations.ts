@@ -2,7 +2,7 @@
  * What a stored media playlist says of its segments, for metering deliveries: each segment's media
  * seconds (its EXTINF), keyed by the folder and name it is fetched by. A URI `../live/seg.ts` (the
  * live edge's window lists the recording's segments) belongs to folder `live`; an EXT-X-MAP init
- * section carries no media time of its own.
+ * section carries no media time of its own; an LL-HLS part (EXT-X-PART) its DURATION.
  */
 export interface MediaPlaylistSegments {
   /** `variant` → segment name → seconds. */
@@ -33,6 +33,11 @@ export function parseMediaPlaylist(text: string, variant: string): MediaPlaylist
     else if (line.startsWith('#EXT-X-MAP:')) {
       const uri = URI_ATTRIBUTE.exec(line)?.[1];
       if (uri) put(uri, 0);
+    } else if (line.startsWith('#EXT-X-PART:')) {
+      // a low-latency part: its own media seconds (a player fetches either the parts or their segment)
+      const uri = URI_ATTRIBUTE.exec(line)?.[1];
+      const seconds = Number.parseFloat(/DURATION=([\d.]+)/.exec(line)?.[1] ?? '');
+      if (uri && Number.isFinite(seconds)) put(uri, seconds);
     } else if (line !== '' && !line.startsWith('#')) {
       if (pending !== undefined) put(line, pending);
       pending = undefined;

@@ -32,6 +32,12 @@ export interface PackagerArgsOptions {
   workDir: string;
   /** Segment and playlist names start with it (one span of a recording). */
   segmentPrefix: string;
+  /**
+   * `hls` (default): ffmpeg's HLS muxer writes each rung's segments and playlist into its folder.
+   * `pipes`: each rung is one MPEG-TS stream on file descriptor 3 + its index, flushed packet by packet,
+   * for the LL-HLS packager to cut into parts (ffmpeg's muxer cuts only at key frames).
+   */
+  output?: 'hls' | 'pipes';
 }
 
 /** Where a rung's segments are written: the work folder for the encoder's own, a sub-folder for the others. */
@@ -79,6 +85,7 @@ function rungOutput(o: PackagerArgsOptions, rung: LiveRung, index: number, encod
   if (input.audio !== undefined) args.push('-map', `${input.audio}${opt}`);
   if (input.video !== undefined) args.push(...(encoded ? videoCodec(input, rung) : ['-c:v', 'copy']));
   if (input.audio !== undefined) args.push(...(input.copyAudio ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', input.audioBitrate]));
+  if (o.output === 'pipes') return [...args, '-f', 'mpegts', '-flush_packets', '1', `pipe:${3 + index}`];
   const dir = rungDir(o.workDir, rung, index);
   args.push(
     '-f',
