@@ -19,6 +19,14 @@ export interface PlayerState {
   fragments: number;
   /** Paths of the fragments loaded, by hls.js's fragment type. */
   fragmentUrls: { main: string[]; audio: string[]; subtitle: string[] };
+  /** LL-HLS parts hls.js loaded (FRAG_LOADED with a part). */
+  parts: number;
+  /** Playlist reloads hls.js sent with `_HLS_msn` (blocking reloads). */
+  blockingReloads: number;
+  /** What the last media playlist offered: blocking reload, its part target and parts listed. */
+  lowLatency: { canBlockReload: boolean; partTarget: number; parts: number } | null;
+  /** hls.js's estimate of how far behind the live edge it plays (seconds), at the last playlist load. */
+  latency: number | null;
   errors: string[];
   fatal: string | null;
   currentTime: number;
