@@ -80,8 +80,8 @@ describe('Low-latency live (LL-HLS)', () => {
     );
     const tags = llTags(playlist);
     expect(playlist).toMatch(/^#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:\d+\n/);
-    expect(tags.serverControl).toMatch(/^#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\d+\.\d,PART-HOLD-BACK=1\.500$/);
-    expect(tags.partTarget).toBe(0.5);
+    expect(tags.serverControl).toMatch(/^#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\d+\.\d,PART-HOLD-BACK=0\.750$/);
+    expect(tags.partTarget).toBe(0.25);
     expect(tags.parts.length).toBeGreaterThanOrEqual(4);
     expect(tags.parts.every((p) => p.duration > 0 && p.duration <= tags.partTarget)).toBe(true);
     expect(tags.parts.some((p) => p.independent)).toBe(true);
@@ -138,7 +138,7 @@ describe('Low-latency live (LL-HLS)', () => {
     const state = () => tab.evaluate<PlayerState>('window.state()');
     const playing = await eventually(state, (s) => s.fatal !== null || (s.currentTime > 3 && s.parts >= 6 && s.blockingReloads >= 3), 60_000);
     expect(playing.fatal).toBeNull();
-    expect(playing.lowLatency).toMatchObject({ canBlockReload: true, partTarget: 0.5 });
+    expect(playing.lowLatency).toMatchObject({ canBlockReload: true, partTarget: 0.25 });
     expect(playing.parts).toBeGreaterThanOrEqual(6);
     expect(playing.blockingReloads).toBeGreaterThanOrEqual(3);
     // behind the edge by about PART-HOLD-BACK, not the three segments of plain HLS

@@ -18,6 +18,11 @@ const { glassToGlass, launchChromium, MEASURE_S, servePlayer } = require('./benc
 const ROOT = path.resolve(__dirname, '..');
 const CACHE = path.join(ROOT, '.cache', 'bench-media');
 const SEGMENT = { standard: 4, reduced: 2, low: 1 };
+/** The latency modes `npm run bench -- glass [low|reduced|standard…]` measures: those named, or all. */
+const glassModes = () => {
+  const named = Object.keys(SEGMENT).filter((mode) => process.argv.includes(mode));
+  return named.length > 0 ? named : Object.keys(SEGMENT);
+};
 /** Rounds of the concurrency figure, until one falls behind. */
 const STREAM_COUNTS = [4, 8, 16, 32, 40, 48, 64, 96];
 
@@ -162,6 +167,38 @@ const median = (values) => {
   return s.length ? s[Math.floor(s.length / 2)] : NaN;
 };
 
+/**
+ * Glass to glass in a real player, per latency mode: hls.js in Chromium with its default settings
+ * (lowLatencyMode is on by default: `low` is LL-HLS, played from parts), `npm run bench -- glass` alone.
+ */
+async function benchGlass({ json, streamUrl, rtmpPort }) {
+  const ffmpeg = ffmpegPath();
+  const rtmp = (key) => `rtmp://127.0.0.1:${rtmpPort}/app/${key}`;
+  const create = async (mode) =>
+    (await (await json('POST', '/video/v1/live-streams', { playback_policy: ['public'], latency_mode: mode, reconnect_window: 0 })).json()).data;
+  const player = await servePlayer();
+  const browser = await launchChromium();
+  try {
+    for (const mode of glassModes()) {
+      const stream = await create(mode);
+      const encoder = push(ffmpeg, rtmp(stream.stream_key));
+      try {
+        const ages = await glassToGlass(browser, player.port, `${streamUrl}/${stream.playback_ids[0].id}.m3u8`, BARCODE, burntAge);
+        const sorted = [...ages].sort((a, b) => a - b);
+        const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
+        console.log(
+          `glass-to-glass, ${mode.padEnd(8)} (${SEGMENT[mode]} s segments)  median ${(median(ages) / 1000).toFixed(2)} s  (p95 ${(p95 / 1000).toFixed(2)} s over ${ages.length} frames shown by hls.js in Chromium in ${MEASURE_S} s)`,
+        );
+      } finally {
+        await encoder.stop();
+      }
+    }
+  } finally {
+    await browser.close();
+    await player.close();
+  }
+}
+
 async function benchLive({ json, streamUrl, rtmpPort }, source) {
   const ffmpeg = ffmpegPath();
   const rtmp = (key) => `rtmp://127.0.0.1:${rtmpPort}/app/${key}`;
@@ -187,28 +224,7 @@ async function benchLive({ json, streamUrl, rtmpPort }, source) {
     );
   }
 
-  // glass to glass in a real player: hls.js in Chromium, default live settings
-  const player = await servePlayer();
-  const browser = await launchChromium();
-  try {
-    for (const mode of ['standard', 'reduced', 'low']) {
-      const stream = await create(mode);
-      const encoder = push(ffmpeg, rtmp(stream.stream_key));
-      try {
-        const ages = await glassToGlass(browser, player.port, `${streamUrl}/${stream.playback_ids[0].id}.m3u8`, BARCODE, burntAge);
-        const sorted = [...ages].sort((a, b) => a - b);
-        const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
-        console.log(
-          `glass-to-glass, ${mode.padEnd(8)} (${SEGMENT[mode]} s segments)  median ${(median(ages) / 1000).toFixed(2)} s  (p95 ${(p95 / 1000).toFixed(2)} s over ${ages.length} frames shown by hls.js in Chromium in ${MEASURE_S} s)`,
-        );
-      } finally {
-        await encoder.stop();
-      }
-    }
-  } finally {
-    await browser.close();
-    await player.close();
-  }
+  await benchGlass({ json, streamUrl, rtmpPort });
 
   let best = 0;
   for (const n of STREAM_COUNTS) {
@@ -230,4 +246,4 @@ async function benchLive({ json, streamUrl, rtmpPort }, source) {
   console.log(`concurrent 720p streams ingested in real time: ${best}${best === STREAM_COUNTS[STREAM_COUNTS.length - 1] ? ' or more' : ''}`);
 }
 
-module.exports = { benchLive, prepareLiveSource, ffmpegPath, median };
+module.exports = { benchGlass, benchLive, prepareLiveSource, ffmpegPath, median, push, burntAge, BARCODE };

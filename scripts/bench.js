@@ -30,7 +30,7 @@ const { benchStaticRenditions, prepareStaticRenditionsSource } = require('./benc
 const { benchClips } = require('./bench-clips');
 const { benchImages, prepareImagesSource } = require('./bench-images');
 const { benchUploads, prepareUploadSource } = require('./bench-uploads');
-const { benchLive, prepareLiveSource } = require('./bench-live');
+const { benchGlass, benchLive, prepareLiveSource } = require('./bench-live');
 const { benchCaptions, prepareCaptionsSource } = require('./bench-captions');
 const { benchApi, prepareApiSource } = require('./bench-api');
 const { benchCollectorAndViews } = require('./bench-views');
@@ -93,8 +93,9 @@ async function main() {
   const apiOnly = process.argv.includes('api');
   const mp4Only = process.argv.includes('mp4');
   const imagesOnly = process.argv.includes('images');
-  const skip = (part) => apiOnly || mp4Only || imagesOnly || process.argv.includes(`--no-${part}`);
-  const apiSource = process.argv.includes('--no-api') || mp4Only || imagesOnly ? undefined : prepareApiSource();
+  const glassOnly = process.argv.includes('glass');
+  const skip = (part) => apiOnly || mp4Only || imagesOnly || glassOnly || process.argv.includes(`--no-${part}`);
+  const apiSource = process.argv.includes('--no-api') || mp4Only || imagesOnly || glassOnly ? undefined : prepareApiSource();
   const imagesSource = imagesOnly || !skip('images') ? prepareImagesSource() : undefined;
   const media = skip('media') && skip('clips') ? undefined : prepareMediaSources();
   const mp4Source = mp4Only ? prepareStaticRenditionsSource() : media;
@@ -159,6 +160,7 @@ async function main() {
 
     const json = (method, url, body) =>
       fetch(`${baseUrl}${url}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    if (glassOnly) return await benchGlass({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, rtmpPort: env.RTMP_PORT });
     if (apiSource) await benchApi({ json, baseUrl, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`, auth, pid: child.pid }, apiSource);
     if (mp4Only) {
       await benchStaticRenditions({ json, streamUrl: `http://127.0.0.1:${env.STREAM_PORT}` }, mp4Source);

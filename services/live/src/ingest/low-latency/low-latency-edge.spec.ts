@@ -7,7 +7,11 @@ describe('LowLatencyEdge', () => {
     const edge = new LowLatencyEdge();
     edge.partAdded(0, part('s1_part00000.ts', true), 's1_part00001.ts', false);
     edge.partAdded(0, part('s1_part00001.ts'), 's1_part00002.ts', false);
-    expect(edge.listing()).toMatchObject({ partTarget: 0.5, open: [{ name: 's1_part00000.ts' }, { name: 's1_part00001.ts' }], preloadHint: 's1_part00002.ts' });
+    expect(edge.listing()).toMatchObject({
+      partTarget: 0.25,
+      open: [{ name: 's1_part00000.ts' }, { name: 's1_part00001.ts' }],
+      preloadHint: 's1_part00002.ts',
+    });
     expect(edge.segmentAdded(0, 's1_00000.ts', [part('s1_part00000.ts', true), part('s1_part00001.ts')])).toEqual([]);
     expect(edge.listing().open).toEqual([]);
     expect([...edge.listing().partsOf.keys()]).toEqual(['s1_00000.ts']);

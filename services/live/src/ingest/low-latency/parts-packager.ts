@@ -7,10 +7,13 @@ import { MediaFacts, probeMedia } from '../media/media-probe';
 import { stopPackagerProcess } from '../packager-process';
 import { ListedPart, PartSegmenter, SegmentOfParts } from './part-segmenter';
 
-/** Parts last about this long (a part also ends before each key frame); PART-TARGET is PART_TARGET_SECONDS. */
-export const PART_SECONDS = 0.45;
-/** EXT-X-PART-INF:PART-TARGET: no part is longer at 20 frames a second or more (0.45 s and one frame). */
-export const PART_TARGET_SECONDS = 0.5;
+/**
+ * Parts last about this long (a part also ends before each key frame). Short parts are what brings the
+ * player close to the edge: PART-HOLD-BACK is three part targets (0.75 s), the RFC's recommendation.
+ */
+export const PART_SECONDS = 0.2;
+/** EXT-X-PART-INF:PART-TARGET: no part is longer at 20 frames a second or more (0.2 s and one frame). */
+export const PART_TARGET_SECONDS = 0.25;
 
 /** One part of the span in every rung: the same name and instants in each rung's folder. */
 export interface FinishedPart extends ListedPart {
