@@ -116,7 +116,8 @@ describe('Low-latency live (LL-HLS)', () => {
     expect((await fetch(asked.replace(/grant=[^&]+/, 'grant=forged'))).status).toBe(403);
     const tooFar = await fetch(`${variantUrl}&_HLS_msn=${tags.nextMsn + 5}`);
     expect(tooFar.status).toBe(400);
-    expect((await tooFar.json()).error.messages[0]).toMatch(/_HLS_msn=\d+ is too far past/);
+    const refusal = (await tooFar.json()) as { error: { messages: string[] } };
+    expect(refusal.error.messages[0]).toMatch(/_HLS_msn=\d+ is too far past/);
     expect((await fetch(`${variantUrl}&_HLS_part=1`)).status).toBe(400);
 
     // the hinted part is held until it is stored, then served whole
