@@ -153,4 +153,52 @@ describe('LiveRecording with the full ladder (ffmpeg, filesystem store)', () => 
     }
     await recording.dispose();
   });
+
+  it('low latency (LL-HLS): every rung cut into the same parts, the edge lists them with the hint and the other rungs, segments are whole parts', async () => {
+    const file = source('h264-ll.ts', ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p']);
+    const recording = new LiveRecording('low', 'low', path.join(dir, 'work-3'), tools, { ladder: 'full' });
+    const session = await recording.startSession(file);
+    const windows = ['window', 'window-360p', 'window-270p'];
+    const edge = async () => Promise.all(windows.map((w) => stored('low', `${w}/index.m3u8`).catch(() => '')));
+    let live = await edge();
+    for (const deadline = Date.now() + 60_000; !live.every((w) => w.includes('#EXT-X-PRELOAD-HINT')) && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 20));
+      live = await edge();
+    }
+    const parts = (text: string) => [...text.matchAll(/#EXT-X-PART:DURATION=([\d.]+),URI="\.\.\/([^/]+)\/([^"]+)"(,INDEPENDENT=YES)?/g)];
+    // read at one instant, the rungs list the same parts (names and durations), each in its own folder
+    expect(parts(live[0]).length).toBeGreaterThan(0);
+    for (const [i, text] of live.entries()) {
+      expect(text).toContain('#EXT-X-PART-INF:PART-TARGET=0.250');
+      expect(parts(text).map((m) => m[2])).toEqual(parts(text).map(() => ['live', 'live-360p', 'live-270p'][i]));
+      const others = windows.filter((w) => w !== windows[i]);
+      expect([...text.matchAll(/#EXT-X-RENDITION-REPORT:URI="\.\.\/([^/]+)\/index\.m3u8",LAST-MSN=\d+,LAST-PART=\d+/g)].map((m) => m[1])).toEqual(others);
+    }
+    // the whole file (ffmpeg reads it faster than real time) before the encoder "leaves"
+    for (const deadline = Date.now() + 60_000; (await store.list(assetKeys.hls('low', 'live-270p/s1_0'))).length < 5 && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await recording.endSession(session);
+    const summary = await recording.close();
+    expect(summary.duration).toBeCloseTo(6, 0);
+    // the parts are stored in every rung, each cut at the same instants
+    const storedParts = await Promise.all(['live', 'live-360p', 'live-270p'].map(async (f) => (await store.list(assetKeys.hls('low', `${f}/s1_part`))).length));
+    expect(storedParts[0]).toBeGreaterThanOrEqual(20);
+    expect(new Set(storedParts).size).toBe(1);
+    // segments of whole parts: each starts on a key frame, at the same instant in every rung
+    const top = parseMediaPlaylist(await stored('low', 'live/index.m3u8'));
+    expect(top.segments.length).toBeGreaterThanOrEqual(5);
+    expect(top.durations.slice(0, -1).every((d) => d >= 1 - 1e-6)).toBe(true);
+    for (const name of top.segments.slice(0, 3)) {
+      const probes = await Promise.all(['live', 'live-360p', 'live-270p'].map(async (f) => probeSegment(await local('low', f, name))));
+      expect(probes.map((p) => [p.height, p.key])).toEqual([
+        [540, true],
+        [360, true],
+        [270, true],
+      ]);
+      for (const p of probes) expect(Math.abs(p.start - probes[0].start)).toBeLessThan(0.034);
+    }
+    expect(warnings.filter((w) => w.includes('different instants'))).toEqual([]);
+    await recording.dispose();
+  });
 });

@@ -63,6 +63,8 @@ export class PartsPackager implements SpanPackager {
   private readonly partFiles = new Map<string, FinishedPart>();
   private facts?: MediaFacts;
   private failed = false;
+  /** Each rung's last part: its length is a guess (the rungs may stop a frame or two apart). */
+  private readonly lastParts = new WeakSet<TsPart>();
 
   constructor(private readonly options: PartsPackagerOptions) {
     this.cutters = options.rungDirs.map(() => new TsPartCutter(PART_SECONDS));
@@ -86,7 +88,14 @@ export class PartsPackager implements SpanPackager {
   /** Ends the span: ffmpeg stops, the last parts and the last segment are handed over. Returns what the first part showed. */
   async finish(): Promise<MediaFacts> {
     await stopPackagerProcess(this.child, this.exited);
-    this.cutters.forEach((cutter, rung) => this.received(rung, () => [cutter.end()].filter((p): p is TsPart => p !== undefined)));
+    this.cutters.forEach((cutter, rung) =>
+      this.received(rung, () => {
+        const last = cutter.end();
+        if (!last) return [];
+        this.lastParts.add(last);
+        return [last];
+      }),
+    );
     await this.handing;
     const rest = this.cut.map((parts) => parts.length).filter((n) => n > 0);
     if (rest.length > 0) this.options.warn?.(`${Math.max(...rest)} last part(s) of ${this.options.segmentPrefix} missing from a rung were left out`);
@@ -113,7 +122,8 @@ export class PartsPackager implements SpanPackager {
 
   private async handPart(ofEachRung: TsPart[]): Promise<void> {
     const [top] = ofEachRung;
-    if (ofEachRung.some((p) => Math.abs(p.duration - top.duration) > 0.05)) {
+    const last = ofEachRung.some((p) => this.lastParts.has(p));
+    if (!last && ofEachRung.some((p) => Math.abs(p.duration - top.duration) > 0.05)) {
       this.options.warn?.(`part ${this.parts}: the rungs were cut at different instants (${ofEachRung.map((p) => p.duration.toFixed(3)).join(' s, ')} s)`);
     }
     const name = partName(this.options.segmentPrefix, this.parts++);
