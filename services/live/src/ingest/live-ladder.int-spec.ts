@@ -161,7 +161,7 @@ describe('LiveRecording with the full ladder (ffmpeg, filesystem store)', () => 
     const windows = ['window', 'window-360p', 'window-270p'];
     const edge = async () => Promise.all(windows.map((w) => stored('low', `${w}/index.m3u8`).catch(() => '')));
     let live = await edge();
-    for (const deadline = Date.now() + 60_000; !live.every((w) => w.includes('#EXT-X-PRELOAD-HINT')) && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; !live.every((w) => w.includes('#EXT-X-PRELOAD-HINT')) && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 20));
       live = await edge();
     }
@@ -175,7 +175,7 @@ describe('LiveRecording with the full ladder (ffmpeg, filesystem store)', () => 
       expect([...text.matchAll(/#EXT-X-RENDITION-REPORT:URI="\.\.\/([^/]+)\/index\.m3u8",LAST-MSN=\d+,LAST-PART=\d+/g)].map((m) => m[1])).toEqual(others);
     }
     // the whole file (ffmpeg reads it faster than real time) before the encoder "leaves"
-    for (const deadline = Date.now() + 60_000; (await store.list(assetKeys.hls('low', 'live-270p/s1_0'))).length < 5 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; (await store.list(assetKeys.hls('low', 'live-270p/s1_0'))).length < 5 && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 200));
     }
     await recording.endSession(session);
