@@ -10,6 +10,8 @@ import { SimulcastRelays } from './simulcast-relays.service';
 import { slateEnabled } from './slate';
 import { ingestPathOf, SrtBridgeTokens } from './stream-path';
 import { StreamTakeovers, TakeoverHost } from './stream-takeovers';
+import { SessionChecks } from './session-checks';
+import { sessionStateOf, sessionStep } from '../live-streams/session-machine';
 
 /** How often running sessions are checked against their stream (key reset, disabled, deleted, limits) and their leases renewed. */
 export const SESSION_CHECK_MS = 1000;
@@ -24,10 +26,8 @@ const CLOSE_RETRY_MS = 5000;
  * the stream is then `active` and its session is recorded (LiveRecording: HLS into the object
  * store, played live on the stream's playback ids). When the encoder leaves, the reconnect window
  * holds the recording open and a reconnect continues it; after the window the recording becomes a
- * ready asset and the stream `idle`. A running session is dropped within SESSION_CHECK_MS once its
- * key is reset, its stream disabled or deleted (checked against the database, so it holds whichever
- * replica served the change), or it reaches max_continuous_duration (a test stream is disabled after
- * 5 minutes); those end the recording at once.
+ * ready asset and the stream `idle` (the decisions are sessionStep's). SessionChecks drops a session
+ * that must end (key reset, disabled, deleted, limits); those end the recording at once.
  *
  * Each process holds the streams it serves with a lease (LiveStreamIngest). A stream whose process
  * is gone, killed or stopped, is taken over at start and every RECONCILE_MS by a running one: the
@@ -76,7 +76,8 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
       onUnpublish: (session) => void this.end(session).catch((err: unknown) => this.logger.error(`ending session ${session.id}: ${String(err)}`)),
     });
     await this.server.start();
-    this.timer = setInterval(() => void this.checkRunning(), SESSION_CHECK_MS);
+    const checks = new SessionChecks(this, this.state, this.takeovers, this.ingest, this.streams, this.recordings);
+    this.timer = setInterval(() => void checks.run(), SESSION_CHECK_MS);
     this.reconciler = setInterval(() => void this.takeovers.reconcile(), RECONCILE_MS);
     void this.takeovers.reconcile();
   }
@@ -166,12 +167,18 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     }
     const ending = running.packager ? running.recording.endSession(running.packager) : Promise.resolve();
     const stream = running.endedBy ? null : await this.ingest.findForIngest(running.streamId);
-    const windowSeconds = stream && stream.status === 'active' ? stream.reconnectWindow : 0;
-    if (windowSeconds <= 0) {
+    const leaving =
+      stream &&
+      sessionStep(
+        { ...sessionStateOf(stream), encoder: 'connected' },
+        { on: 'encoder-leaves', reconnectWindow: stream.reconnectWindow, endedByPlatform: false },
+      );
+    if (!stream || !leaving?.actions.includes('hold-recording')) {
       await ending;
       await this.finish(running.streamId, true);
       return;
     }
+    const windowSeconds = stream.reconnectWindow;
     await this.ingest.markDisconnected(running.streamId, this.owner);
     const held = this.held.get(running.streamId);
     // a reconnect may already be in (its admission cleared no window yet): then there is nothing to wait for
@@ -274,36 +281,11 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     }
     if (options.lost) return;
     if (disconnectedNow) await this.ingest.markEnded(streamId, this.owner);
-    else await this.ingest.markIdle(streamId, this.owner);
-  }
-
-  private async checkRunning(): Promise<void> {
-    await this.takeovers.renewLeases();
-    await this.recordings.renewPasses().catch((err: unknown) => this.logger.warn(`renewing final subtitle passes: ${String(err)}`));
-    for (const streamId of [...this.held.keys()]) {
-      try {
-        if (await this.ingest.completionRequested(streamId)) await this.complete(streamId);
-      } catch (err) {
-        this.logger.warn(`completing live stream ${streamId}: ${String(err)}`);
-      }
-    }
-    for (const running of [...this.running.values()]) {
-      try {
-        const end = await this.ingest.sessionEnd(running.streamId, running.key, running.startedAt);
-        if (end) {
-          this.logger.log(`live stream ${running.streamId}: dropping its encoder (${end.reason})`);
-          running.endedBy = end.reason;
-          if (end.disable) await this.streams.disable(running.streamId);
-          running.session.drop();
-        }
-      } catch (err) {
-        this.logger.warn(`checking live stream ${running.streamId}: ${String(err)}`);
-      }
-    }
+    else await this.ingest.markIdle(streamId, this.owner, options.completed ? 'complete' : 'reconnect-window-elapsed');
   }
 
   /** `complete`: the recording ends now (ready asset, stream idle); the encoder is dropped 60 s later by the check. */
-  private async complete(streamId: string): Promise<void> {
+  async complete(streamId: string): Promise<void> {
     for (const running of this.running.values()) if (running.streamId === streamId) running.completed = true;
     this.logger.log(`live stream ${streamId}: completed; closing its recording`);
     await this.finish(streamId, false, { completed: true });

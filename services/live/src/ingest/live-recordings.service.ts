@@ -9,7 +9,7 @@ import { DomainError } from '@platform/errors';
 import { OBJECT_STORE, ObjectStore } from '@platform/storage';
 import { GeneratedSubtitles, generatedSubtitlesOf, GeneratedTrackStatuses } from '../live-streams/generated-subtitles';
 import { LatencyMode, LiveStreamEntity } from '../live-streams/live-stream.entity';
-import { LiveStreamIngest } from '../live-streams/live-stream-ingest.service';
+import { RecordingAssets } from '../live-streams/recording-assets';
 import { OutboundPolicy } from '../live-streams/outbound-policy';
 import { captionChannels } from './captions';
 import { FinalSubtitlePass, FinalSubtitlePasses } from './final-subtitle-passes';
@@ -45,7 +45,7 @@ export class LiveRecordings implements OnApplicationBootstrap {
   private readonly transcribing = new Map<LiveRecording, FinalSubtitlePass>();
 
   constructor(
-    @Inject(LiveStreamIngest) private readonly ingest: LiveStreamIngest,
+    @Inject(RecordingAssets) private readonly assets: RecordingAssets,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
@@ -66,9 +66,9 @@ export class LiveRecordings implements OnApplicationBootstrap {
 
   /** The recording of a stream's first encoder session: a new asset (with its generated tracks). */
   async start(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<OpenRecording> {
-    const assetId = await this.ingest.createRecordingAsset(stream, protocol);
+    const assetId = await this.assets.createRecordingAsset(stream, protocol);
     const { options, generated } = await this.optionsOf(stream);
-    if (generated) await this.ingest.addGeneratedTracks(assetId, generated.subtitles, generated.statuses);
+    if (generated) await this.assets.addGeneratedTracks(assetId, generated.subtitles, generated.statuses);
     const recording = new LiveRecording(assetId, stream.latencyMode, this.workDir(assetId), this.tools(stream.id), options);
     if (stream.reconnectWindow > 0) recording.prepareSlate(stream.reconnectSlateUrl);
     return { streamId: stream.id, latencyMode: stream.latencyMode, recording, generated };
@@ -91,17 +91,17 @@ export class LiveRecordings implements OnApplicationBootstrap {
     const { recording } = open;
     const summary = await recording.close();
     if (summary.segments === 0) {
-      await this.ingest.markRecordingErrored(recording.assetId, NO_MEDIA);
+      await this.assets.markRecordingErrored(recording.assetId, NO_MEDIA);
       await recording.dispose();
       return;
     }
     const captions = summary.captions.map(({ channel }) => channel);
-    const textTracks = await this.ingest.recordRecording(recording.assetId, { ...summary, captions, generated: open.generated });
+    const textTracks = await this.assets.recordRecording(recording.assetId, { ...summary, captions, generated: open.generated });
     const embedded = textTracks.filter((t) => t.text_source === 'embedded');
     for (const [i, { vtt }] of summary.captions.entries()) if (embedded[i]) await recording.storeCaptions(embedded[i].id, vtt);
     const liveTrack = textTracks.find((t) => t.text_source === 'generated_live' && t.status === 'ready');
     if (liveTrack) await recording.storeCaptions(liveTrack.id, webVtt(summary.generatedCues ?? []));
-    await this.ingest.markRecordingReady(recording.assetId);
+    await this.assets.markRecordingReady(recording.assetId);
     const finalTrack = textTracks.find((t) => t.text_source === 'generated_live_final' && t.status === 'preparing')?.id;
     if (finalTrack && open.generated) {
       const pass = {
@@ -166,7 +166,7 @@ export class LiveRecordings implements OnApplicationBootstrap {
   /** The final track is ready or errored, and its pass over (an asset deleted meanwhile ends it too). */
   private async finishPass(pass: FinalSubtitlePass, status: 'ready' | 'errored'): Promise<void> {
     try {
-      await this.ingest.setTrackStatus(pass.assetId, pass.trackId, status);
+      await this.assets.setTrackStatus(pass.assetId, pass.trackId, status);
     } catch (err) {
       if (!(err instanceof DomainError)) {
         this.logger.warn(`recording ${pass.assetId}: generated_live_final could not be marked ${status} (${String(err)}); the next start tries again`);

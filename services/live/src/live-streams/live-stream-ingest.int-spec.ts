@@ -54,7 +54,7 @@ describe.each([
     const fakeAssets = new FakeAssets();
     const vocabularies = new TranscriptionVocabulariesService(new TranscriptionVocabularyRepository(dataSource), unitOfWork);
     service = new LiveStreamsService(repository, unitOfWork, fakeAssets, vocabularies, new OutboundPolicy('loopback', 1935));
-    ingest = new LiveStreamIngest(repository, unitOfWork, fakeAssets);
+    ingest = new LiveStreamIngest(repository, unitOfWork);
   });
 
   afterAll(async () => {

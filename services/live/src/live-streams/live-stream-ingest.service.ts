@@ -1,13 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { UnitOfWork } from '@platform/events';
-import { assets } from '@platform/proto';
+import { Emit, UnitOfWork } from '@platform/events';
 import { EntityManager } from 'typeorm';
-import { ASSETS_PORT, AssetsPort } from './assets-port';
-import { GeneratedSubtitles, GeneratedTrackStatuses, generatedTextTracks } from './generated-subtitles';
 import { emitLiveStreamEvent, LIVE_STREAM_EVENTS } from './live-stream-events';
-import { LiveStreamEntity } from './live-stream.entity';
+import { LiveStreamEntity, LiveStreamStatus } from './live-stream.entity';
+import { SessionEvent, SessionState, sessionStateOf, sessionStep } from './session-machine';
 import { LiveStreamChanges, LiveStreamRepository } from './live-stream.repository';
-import { RecordingFacts, recordProbeRequest } from './recording-probe';
 import { sessionLimitSeconds, TEST_STREAM_SECONDS } from './session-limit';
 
 /** `complete` closes the encoder connection this long after it was called (spec 4.3). */
@@ -28,8 +25,7 @@ export function isOrphaned(stream: LiveStreamEntity, owner: string, now: Date): 
 export type PublishClaim = { busy: true } | { busy: false; orphan?: LiveStreamEntity; handover?: LiveStreamEntity };
 
 /**
- * The live stream as the ingest drives it (spec 3): who may publish, the session's limits, the
- * recording's asset, and the status changes of a session with their events. Each process running
+ * The live stream as the ingest drives it (spec 3): who may publish, the session's limits, and the status changes of a session with their events. Each process running
  * the ingest (`owner`) holds the streams it serves with a lease in the stream's row; a process that
  * dies leaves a lease that runs out, and another (or the restarted one) takes the stream over with
  * `claimOrphan`, whose disconnect is emitted once, in the transaction that takes it.
@@ -39,7 +35,6 @@ export class LiveStreamIngest {
   constructor(
     @Inject(LiveStreamRepository) private readonly streams: LiveStreamRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
-    @Inject(ASSETS_PORT) private readonly assets: AssetsPort,
   ) {}
 
   /**
@@ -71,60 +66,6 @@ export class LiveStreamIngest {
     if (now.getTime() - startedAt.getTime() < limit * 1000) return undefined;
     const testLimit = stream.test && limit === TEST_STREAM_SECONDS;
     return { reason: testLimit ? 'a test stream runs at most 5 minutes' : `the session reached max_continuous_duration (${limit} s)`, disable: testLimit };
-  }
-
-  /** The asset a new encoder session records into (`preparing`, `live_stream_id`, the stream's settings). */
-  async createRecordingAsset(stream: LiveStreamEntity, protocol: 'rtmp' | 'srt'): Promise<string> {
-    const settings = stream.newAssetSettings ?? { input: [], playback_policy: [], static_renditions: [] };
-    const asset = await this.assets.createAsset({
-      ...settings,
-      input: [...(settings.input ?? [])],
-      playback_policy: [...(settings.playback_policy ?? [])],
-      static_renditions: [...(settings.static_renditions ?? [])],
-      live_stream_id: stream.id,
-      ingest_type: protocol === 'srt' ? 'live_srt' : 'live_rtmp',
-      test: stream.test || settings.test === true,
-    });
-    return asset.id;
-  }
-
-  /**
-   * A recording of a stream with generated subtitles starts with its two generated text tracks
-   * (spec 2.3), so `generated_live` is there while the stream is live.
-   */
-  async addGeneratedTracks(assetId: string, subtitles: GeneratedSubtitles, statuses: GeneratedTrackStatuses): Promise<void> {
-    await this.assets.recordProbe({
-      asset_id: assetId,
-      tracks: generatedTextTracks(subtitles, statuses),
-      non_standard_input_reasons: {},
-      input_info: [],
-      recording_times: [],
-    });
-  }
-
-  /** A track made after its asset (generated_live_final) is finished. */
-  async setTrackStatus(assetId: string, trackId: string, status: 'ready' | 'errored'): Promise<void> {
-    await this.assets.setTrackStatus(assetId, trackId, status);
-  }
-
-  /**
-   * The recording's probe (spec 3: the session's asset becomes an on-demand asset): its fields,
-   * tracks (the generated subtitle tracks it started with, a text track per caption channel found)
-   * and `recording_times`. Returns the text tracks as stored, so their files can be written under their ids.
-   */
-  async recordRecording(assetId: string, summary: RecordingFacts): Promise<assets.Track[]> {
-    const tracks = await this.assets.recordProbe(recordProbeRequest(assetId, summary));
-    return tracks.filter((t) => t.type === 'text');
-  }
-
-  /** The recorded asset is `ready`, once its files are all stored. */
-  async markRecordingReady(assetId: string): Promise<void> {
-    await this.assets.markReady(assetId);
-  }
-
-  /** A recording that holds no media is `errored` with the reason (never left `preparing`). */
-  async markRecordingErrored(assetId: string, message: string): Promise<void> {
-    await this.assets.markErrored(assetId, { type: 'invalid_input', messages: [message] });
   }
 
   /** Whether `complete` asked to end the recording under way (the ingest then closes it). */
@@ -218,83 +159,87 @@ export class LiveStreamIngest {
   }
 
   /**
-   * An encoder session began: `active` (spec 3) recording into `assetId` (`active_asset_id`, last
-   * of `recent_asset_ids`), with video.live_stream.connected, .recording and .active.
+   * An encoder session began (sessionStep `encoder-connects`): `active` (spec 3) recording into `assetId`
+   * (`active_asset_id`, last of `recent_asset_ids`), with video.live_stream.connected, .recording and
+   * .active; a reconnect inside the window continues the recording (connected only).
    */
   async markActive(id: string, owner: string, protocol: 'rtmp' | 'srt', assetId?: string, reconnected = false): Promise<void> {
     await this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, id);
-      if (!stream || stream.status === 'disabled') return;
+      if (!stream) return;
+      const before: SessionState = { ...sessionStateOf(stream), encoder: reconnected ? 'away' : 'none', recording: reconnected };
+      const step = sessionStep(before, { on: 'encoder-connects' });
+      if (step.actions.includes('refuse-encoder')) return;
+      const recording =
+        step.actions.includes('start-recording') && assetId
+          ? { activeAssetId: assetId, recentAssetIds: [...stream.recentAssetIds, assetId].slice(-RECENT_ASSETS), completeRequestedAt: null }
+          : {};
       const held = { ingestOwner: owner, ingestLeaseUntil: leaseEnd(new Date()), disconnectedAt: null };
-      if (reconnected) {
-        // inside the reconnect window: the same recording goes on
-        const again = await this.streams.update(manager, id, { status: 'active', activeIngestProtocol: protocol, ...held, updatedAt: new Date() });
-        emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, await this.streams.record(again, manager));
-        return;
-      }
-      const recording = assetId
-        ? { activeAssetId: assetId, recentAssetIds: [...stream.recentAssetIds, assetId].slice(-RECENT_ASSETS), completeRequestedAt: null }
-        : {};
       const updated = await this.streams.update(manager, id, {
-        status: 'active',
+        status: step.next.status,
         activeIngestProtocol: protocol,
         ...recording,
         ...held,
         updatedAt: new Date(),
       });
-      const record = await this.streams.record(updated, manager);
-      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.connected, record);
-      if (assetId) emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.recording, record);
-      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.active, record);
+      const events = assetId ? step.events : step.events.filter((e) => e !== 'recording');
+      await this.emitAll(manager, emit, updated, events);
     });
   }
 
-  /** The encoder left, the reconnect window is open: video.live_stream.disconnected, the stream stays `active`. */
+  /** The encoder left and the reconnect window holds the recording (`hold-recording`): video.live_stream.disconnected, the stream stays `active`. */
   async markDisconnected(id: string, owner: string): Promise<void> {
     await this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, id);
       if (!stream || !ownedBy(stream, owner)) return;
-      const updated = await this.streams.update(manager, id, { disconnectedAt: new Date() });
-      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(updated, manager));
+      const step = sessionStep(
+        { ...sessionStateOf(stream), encoder: 'connected' },
+        { on: 'encoder-leaves', reconnectWindow: stream.reconnectWindow, endedByPlatform: false },
+      );
+      if (!step.actions.includes('hold-recording')) return;
+      await this.emitAll(manager, emit, await this.streams.update(manager, id, { disconnectedAt: new Date() }), step.events);
     });
   }
 
   /**
    * The encoder session ended with the recording: video.live_stream.disconnected, then `idle` with
-   * video.live_stream.idle. A stream disabled while live stays disabled (disconnected only). Nothing
+   * video.live_stream.idle. A stream disabled or completed while live only disconnects. Nothing
    * when another process has taken the stream over.
    */
   async markEnded(id: string, owner: string): Promise<void> {
     await this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, id);
       if (!stream || !ownedBy(stream, owner)) return;
-      if (stream.status !== 'active') {
-        const ended = await this.streams.update(manager, id, { activeAssetId: null, activeIngestProtocol: null, ...RELEASED });
-        emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, await this.streams.record(ended, manager));
-        return;
-      }
-      const record = await this.streams.record(await this.releaseAsIdle(manager, id), manager);
-      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.disconnected, record);
-      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, record);
+      const step = sessionStep({ ...sessionStateOf(stream), encoder: 'connected' }, { on: 'encoder-leaves', reconnectWindow: 0, endedByPlatform: true });
+      await this.emitAll(manager, emit, await this.releaseAt(manager, stream, step.next.status), step.events);
     });
   }
 
-  /** The reconnect window passed (or the recording was completed): `idle` with video.live_stream.idle (a disabled stream stays disabled). */
-  async markIdle(id: string, owner: string): Promise<void> {
+  /**
+   * The reconnect window passed, or `complete` closed the recording: `idle` with video.live_stream.idle
+   * (a disabled stream stays disabled, without an event).
+   */
+  async markIdle(id: string, owner: string, trigger: 'reconnect-window-elapsed' | 'complete' = 'reconnect-window-elapsed'): Promise<void> {
     await this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, id);
       if (!stream || !ownedBy(stream, owner)) return;
-      if (stream.status !== 'active') {
-        await this.streams.update(manager, id, { activeAssetId: null, activeIngestProtocol: null, ...RELEASED });
-        return;
-      }
-      emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS.idle, await this.streams.record(await this.releaseAsIdle(manager, id), manager));
+      const state = sessionStateOf(stream);
+      const before: SessionState = trigger === 'complete' ? { ...state, recording: true } : { ...state, encoder: 'away' };
+      const step = sessionStep(before, { on: trigger });
+      await this.emitAll(manager, emit, await this.releaseAt(manager, stream, step.next.status), step.events);
     });
   }
 
-  /** An active stream back to `idle`, its ingest released (under the caller's lock). */
-  private async releaseAsIdle(manager: EntityManager, id: string): Promise<LiveStreamEntity> {
-    return this.streams.update(manager, id, { status: 'idle', activeIngestProtocol: null, activeAssetId: null, ...RELEASED, updatedAt: new Date() });
+  /** The session's recording and ingest released, at `status` (under the caller's lock). */
+  private async releaseAt(manager: EntityManager, stream: LiveStreamEntity, status: LiveStreamStatus): Promise<LiveStreamEntity> {
+    const changed = status !== stream.status ? { status, updatedAt: new Date() } : {};
+    return this.streams.update(manager, stream.id, { activeIngestProtocol: null, activeAssetId: null, ...RELEASED, ...changed });
+  }
+
+  private async emitAll(manager: EntityManager, emit: Emit, stream: LiveStreamEntity, events: readonly SessionEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const record = await this.streams.record(stream, manager);
+    for (const event of events) emitLiveStreamEvent(emit, LIVE_STREAM_EVENTS[event], record);
   }
 
   /**
@@ -316,7 +261,7 @@ export class LiveStreamIngest {
     });
   }
 
-  private async takeOrphan(manager: EntityManager, emit: Parameters<Parameters<UnitOfWork['run']>[0]>[1], stream: LiveStreamEntity, owner: string, now: Date) {
+  private async takeOrphan(manager: EntityManager, emit: Emit, stream: LiveStreamEntity, owner: string, now: Date) {
     const disconnect = stream.disconnectedAt === null;
     const changes: LiveStreamChanges = { ingestOwner: owner, ingestLeaseUntil: leaseEnd(now), ...(disconnect ? { disconnectedAt: now } : {}) };
     const taken = await this.streams.update(manager, stream.id, changes);

@@ -10,6 +10,7 @@ import { LiveStreamRepository } from './live-stream.repository';
 import { LiveStreamsGrpcController } from './live-streams.grpc-controller';
 import { LiveStreamsService } from './live-streams.service';
 import { LiveStreamIngest } from './live-stream-ingest.service';
+import { RecordingAssets } from './recording-assets';
 import { OutboundPolicy } from './outbound-policy';
 import { SimulcastTargetStates, SimulcastTargetsService } from './simulcast-targets.service';
 import { VocabularyEventsConsumer } from './vocabulary-events.consumer';
@@ -29,6 +30,7 @@ const ASSETS_GRPC = 'grpc-client:assets';
   providers: [
     LiveStreamsService,
     LiveStreamIngest,
+    RecordingAssets,
     LiveStreamPlaybackIdsService,
     SimulcastTargetsService,
     SimulcastTargetStates,
@@ -47,6 +49,6 @@ const ASSETS_GRPC = 'grpc-client:assets';
     { provide: ASSETS_PORT, useClass: GrpcAssets },
     { provide: OutboundPolicy, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new OutboundPolicy(config.outboundAllow, config.rtmpPort) },
   ],
-  exports: [LiveStreamsService, LiveStreamIngest, SimulcastTargetStates, LiveStreamRepository, ASSETS_PORT, OutboundPolicy],
+  exports: [LiveStreamsService, LiveStreamIngest, RecordingAssets, SimulcastTargetStates, LiveStreamRepository, ASSETS_PORT, OutboundPolicy],
 })
 export class LiveStreamsModule {}

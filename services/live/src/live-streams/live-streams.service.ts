@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@platform/errors';
+import { DomainError } from '@platform/errors';
 import { Emit, UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
 import { assets, live } from '@platform/proto';
@@ -10,6 +10,8 @@ import { ASSETS_PORT, AssetsPort } from './assets-port';
 import { LiveStreamEntity, LiveStreamStatus, SimulcastTargetEntity } from './live-stream.entity';
 import { emitLiveStreamEvent, LIVE_STREAM_EVENTS, LiveStreamEventType } from './live-stream-events';
 import { toLiveStreamMessage } from './live-stream.mapper';
+import { LiveStreamReferences } from './live-stream-references';
+import { sessionStateOf, sessionStep } from './session-machine';
 import { OutboundPolicy } from './outbound-policy';
 import { LiveStreamChanges, LiveStreamRecord, LiveStreamRepository } from './live-stream.repository';
 import {
@@ -44,9 +46,13 @@ export class LiveStreamsService {
     @Inject(LiveStreamRepository) private readonly streams: LiveStreamRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
     @Inject(ASSETS_PORT) private readonly assets: AssetsPort,
-    @Inject(TranscriptionVocabulariesService) private readonly vocabularies: TranscriptionVocabulariesService,
+    @Inject(TranscriptionVocabulariesService) vocabularies: TranscriptionVocabulariesService,
     @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
-  ) {}
+  ) {
+    this.checks = new LiveStreamReferences(assets, vocabularies);
+  }
+
+  private readonly checks: LiveStreamReferences;
 
   async create(r: live.CreateLiveStreamRequest): Promise<live.LiveStream> {
     const invalid: string[] = [];
@@ -60,10 +66,10 @@ export class LiveStreamsService {
     const generated = validGeneratedSubtitles(r.generated_subtitles ?? [], invalid);
     (r.simulcast_targets ?? []).forEach((t, i) => checkSimulcastTarget(t, `simulcast_targets[${i}]`, invalid, this.outbound));
     throwIfInvalid(invalid);
-    await this.checkVocabularies(generated);
+    await this.checks.vocabularies(generated);
     const id = newId();
     const settings = r.new_asset_settings ? (JSON.parse(JSON.stringify(r.new_asset_settings)) as assets.CreateAssetRequest) : null;
-    if (settings) await this.checkAssetSettings(id, settings, r.test === true);
+    if (settings) await this.checks.assetSettings(id, settings, r.test === true);
 
     const now = new Date();
     const stream: LiveStreamEntity = {
@@ -157,7 +163,7 @@ export class LiveStreamsService {
     const invalid: string[] = [];
     const generatedSubtitles = validGeneratedSubtitles(r.generated_subtitles ?? [], invalid);
     throwIfInvalid(invalid);
-    await this.checkVocabularies(generatedSubtitles);
+    await this.checks.vocabularies(generatedSubtitles);
     return this.change(r.id, LIVE_STREAM_EVENTS.updated, () => ({ generatedSubtitles }));
   }
 
@@ -171,7 +177,7 @@ export class LiveStreamsService {
     const stream = await this.streams.findById(r.id);
     if (!stream) throw notFound();
     const settings = { ...(stream.newAssetSettings ?? { input: [], playback_policy: [] }), static_renditions: [...(r.static_renditions ?? [])] };
-    await this.checkAssetSettings(r.id, settings, stream.test);
+    await this.checks.assetSettings(r.id, settings, stream.test);
     const same = (s: LiveStreamEntity) => JSON.stringify(s.newAssetSettings?.static_renditions ?? []) === JSON.stringify(settings.static_renditions);
     return this.change(r.id, LIVE_STREAM_EVENTS.updated, (s) =>
       same(s)
@@ -187,12 +193,18 @@ export class LiveStreamsService {
 
   /** `disabled`: the ingest refuses the key until enabled (an active session is ended by the ingest). */
   async disable(id: string): Promise<void> {
-    await this.change(id, LIVE_STREAM_EVENTS.disabled, (s) => (s.status === 'disabled' ? undefined : { status: 'disabled', activeIngestProtocol: null }));
+    await this.change(id, LIVE_STREAM_EVENTS.disabled, (s) => {
+      const step = sessionStep(sessionStateOf(s), { on: 'disable' });
+      return step.events.includes('disabled') ? { status: step.next.status, activeIngestProtocol: null } : undefined;
+    });
   }
 
   /** `disabled` → `idle` (the encoder may connect again); any other status is left as it is. */
   async enable(id: string): Promise<void> {
-    await this.change(id, LIVE_STREAM_EVENTS.enabled, (s) => (s.status === 'disabled' ? { status: 'idle' } : undefined));
+    await this.change(id, LIVE_STREAM_EVENTS.enabled, (s) => {
+      const step = sessionStep(sessionStateOf(s), { on: 'enable' });
+      return step.events.includes('enabled') ? { status: step.next.status } : undefined;
+    });
   }
 
   /**
@@ -204,7 +216,8 @@ export class LiveStreamsService {
     await this.unitOfWork.run(async (manager) => {
       const stream = await this.streams.lockById(manager, id);
       if (!stream) throw notFound();
-      if (stream.activeAssetId && !stream.completeRequestedAt) await this.streams.update(manager, id, { completeRequestedAt: new Date() });
+      const ends = sessionStep(sessionStateOf(stream), { on: 'complete' }).actions.includes('close-recording');
+      if (ends && !stream.completeRequestedAt) await this.streams.update(manager, id, { completeRequestedAt: new Date() });
     });
   }
 
@@ -266,42 +279,6 @@ export class LiveStreamsService {
     const record = await this.streams.record(updated, manager);
     emitLiveStreamEvent(emit, event, record);
     return toLiveStreamMessage(record);
-  }
-
-  private async checkVocabularies(generated: live.GeneratedSubtitle[]): Promise<void> {
-    const missing: string[] = [];
-    for (const [i, item] of generated.entries()) {
-      for (const vocabularyId of item.transcription_vocabulary_ids) {
-        try {
-          await this.vocabularies.get(vocabularyId);
-        } catch (err) {
-          if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)
-            missing.push(`generated_subtitles[${i}].transcription_vocabulary_ids: no transcription vocabulary ${vocabularyId}`);
-          else throw err;
-        }
-      }
-    }
-    throwIfInvalid(missing);
-  }
-
-  private async checkAssetSettings(id: string, settings: assets.CreateAssetRequest, test: boolean): Promise<void> {
-    try {
-      await this.assets.checkSettings({
-        ...settings,
-        input: [...(settings.input ?? [])],
-        playback_policy: [...(settings.playback_policy ?? [])],
-        live_stream_id: id,
-        ingest_type: 'live_rtmp',
-        test: test || settings.test === true,
-      });
-    } catch (err) {
-      if (err instanceof DomainError)
-        throw new DomainError(
-          err.code,
-          err.messages.map((m) => `new_asset_settings.${m}`),
-        );
-      throw err;
-    }
   }
 }
 
