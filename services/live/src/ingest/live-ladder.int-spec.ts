@@ -50,10 +50,10 @@ describe('LiveRecording with the full ladder (ffmpeg, filesystem store)', () => 
   let store: FsObjectStore;
   let tools: RecordingTools;
   const warnings: string[] = [];
-  const source = (name: string, codec: string[], seconds = 6) => {
+  const source = (name: string, codec: string[], seconds = 6, size = '960x540') => {
     const file = path.join(dir, name);
     execFileSync(FFMPEG, [
-      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=960x540:rate=30', '-f', 'lavfi', '-i', 'sine=sample_rate=48000', '-t', String(seconds)],
+      ...['-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`, '-f', 'lavfi', '-i', 'sine=sample_rate=48000', '-t', String(seconds)],
       ...codec,
       ...['-c:a', 'aac', '-f', 'mpegts', file],
     ]);
@@ -151,6 +151,31 @@ describe('LiveRecording with the full ladder (ffmpeg, filesystem store)', () => 
       );
       expect([slate.width, slate.height, slate.key]).toEqual([rung.width, rung.height, true]);
     }
+    await recording.dispose();
+  });
+
+  it('a reconnect at another size keeps the first session’s rungs: the lower rungs keep their sizes, the top follows the encoder', async () => {
+    const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p'];
+    const first = source('first-540p.ts', h264, 4);
+    const second = source('second-720p.ts', h264, 4, '1280x720');
+    const recording = new LiveRecording('resized', 'reduced', path.join(dir, 'work-4'), tools, { ladder: 'full' });
+    await recordFile(recording, 'resized', first, 's1_', 2);
+    await recordFile(recording, 'resized', second, 's2_', 2);
+    await recording.close();
+    const master = parseMasterPlaylist(await stored('resized', 'master.m3u8'));
+    expect(master.map((v) => [v.name, v.width, v.height])).toEqual([
+      ['live', 960, 540],
+      ['live-360p', 640, 360],
+      ['live-270p', 480, 270],
+    ]);
+    const names = parseMediaPlaylist(await stored('resized', 'live/index.m3u8')).segments;
+    const reconnected = names.find((n) => n.startsWith('s2_'))!;
+    const sizes = await Promise.all(master.map(async (rung) => probeSegment(await local('resized', rung.name, reconnected))));
+    expect(sizes.map((p) => [p.width, p.height, p.key])).toEqual([
+      [1280, 720, true],
+      [640, 360, true],
+      [480, 270, true],
+    ]);
     await recording.dispose();
   });
 
