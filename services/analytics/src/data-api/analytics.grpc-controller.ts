@@ -8,13 +8,9 @@ import { VIEW_EXPORTS_LISTER, ViewExportsLister } from './view-exports-lister';
 import { Inject } from '@nestjs/common';
 import { MetricReply, MetricsQuery } from '../metrics/metrics.query';
 import { ComparisonQuery } from '../metrics/comparison.query';
+import { dataRows } from '../data-rows';
 
-const rows = (data: unknown, total?: number): analytics.DataRows => ({
-  data_json: JSON.stringify(data),
-  ...(total === undefined ? {} : { total_row_count: total }),
-});
-
-const metricRows = (reply: MetricReply): analytics.MetricRows => ({ ...rows(reply.data, reply.total), meta: reply.meta });
+const metricRows = (reply: MetricReply): analytics.MetricRows => ({ ...dataRows(reply.data, reply.total), meta: reply.meta });
 
 /** The Data API's RPCs (proto/analytics/v1/analytics.proto). */
 @Controller()
@@ -31,29 +27,29 @@ export class AnalyticsGrpcController {
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListVideoViews')
   async listVideoViews(request: analytics.ListVideoViewsRequest): Promise<analytics.DataRows> {
     const page = await this.views.list(request);
-    return rows(page.rows, page.total);
+    return dataRows(page.rows, page.total);
   }
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'GetVideoView')
   async getVideoView(request: common.IdRequest): Promise<analytics.DataRows> {
-    return rows(await this.views.get(request.id));
+    return dataRows(await this.views.get(request.id));
   }
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListErrors')
   async listErrors(request: analytics.DataQuery): Promise<analytics.DataRows> {
     const list = await this.errors.list(request);
-    return rows(list, list.length);
+    return dataRows(list, list.length);
   }
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListDimensionValues')
   async listDimensionValues(request: analytics.ListDimensionValuesRequest): Promise<analytics.DataRows> {
     const page = await this.dimensionValues.list(request);
-    return rows(page.rows, page.total);
+    return dataRows(page.rows, page.total);
   }
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListViewExports')
   async listViewExports(): Promise<analytics.DataRows> {
-    return rows(await this.exports.listExportDays());
+    return dataRows(await this.exports.listExportDays());
   }
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'GetMetricOverall')
@@ -78,6 +74,6 @@ export class AnalyticsGrpcController {
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'GetMetricComparison')
   async getMetricComparison(request: analytics.MetricComparisonRequest): Promise<analytics.DataRows> {
-    return rows(await this.comparison.compare(request));
+    return dataRows(await this.comparison.compare(request));
   }
 }

@@ -1,9 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
+import { dataRows } from '../data-rows';
 import { analytics } from '@platform/proto';
 import { MonitoringQuery } from './monitoring.query';
-
-const rows = (data: unknown[]): analytics.DataRows => ({ data_json: JSON.stringify(data) });
 
 /** The monitoring RPCs of proto/analytics/v1/analytics.proto (Mux's real-time API). */
 @Controller()
@@ -12,21 +11,21 @@ export class MonitoringGrpcController {
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'GetMonitoringBreakdown')
   async getMonitoringBreakdown(request: analytics.MonitoringRequest): Promise<analytics.DataRows> {
-    return rows(await this.monitoring.breakdown(request));
+    return dataRows(await this.monitoring.breakdown(request));
   }
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListMonitoringTimeseries')
   async listMonitoringTimeseries(request: analytics.MonitoringRequest): Promise<analytics.DataRows> {
-    return rows(await this.monitoring.timeseries(request));
+    return dataRows(await this.monitoring.timeseries(request));
   }
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListMonitoringBreakdownTimeseries')
   async listMonitoringBreakdownTimeseries(request: analytics.MonitoringRequest): Promise<analytics.DataRows> {
-    return rows(await this.monitoring.breakdownTimeseries(request));
+    return dataRows(await this.monitoring.breakdownTimeseries(request));
   }
 
   @GrpcMethod(analytics.ANALYTICS_SERVICE_NAME, 'ListMonitoringHistogram')
   async listMonitoringHistogram(request: analytics.MonitoringRequest): Promise<analytics.DataRows> {
-    return rows(await this.monitoring.histogram(request));
+    return dataRows(await this.monitoring.histogram(request));
   }
 }
