@@ -52,6 +52,14 @@ describe('TsPartCutter', () => {
     expect(parts.every((p) => p.independent && Math.abs(p.duration - (22 * 1920) / 90_000) < 1e-9)).toBe(true);
   });
 
+  it('ends a part early rather than take it past the maximum (a low frame rate)', () => {
+    const slow = (n: number) => packet(0x100, pes(n * 6000, n * 6000), { start: true, adaptation: 1, flags: n === 0 ? 0x40 : 0 }); // 15 fps
+    const cutter = new TsPartCutter(0.22, 0.25);
+    const parts = cutter.push(Buffer.concat([PAT, PMT, ...Array.from({ length: 10 }, (_, n) => slow(n))]));
+    // 0.2 s held and a frame of 0.067 s more would make 0.267 s: cut at 0.2 s
+    expect(parts.map((p) => Number(p.duration.toFixed(4)))).toEqual([0.2, 0.2, 0.2]);
+  });
+
   it('refuses bytes that are not MPEG-TS', () => {
     expect(() => new TsPartCutter(0.45).push(Buffer.alloc(188, 1))).toThrow(/MPEG-TS/);
   });

@@ -16,7 +16,8 @@ export interface TsPart {
 
 /**
  * Cuts a live MPEG-TS stream (ffmpeg's muxer, one PES per frame) into LL-HLS parts as it comes: a part
- * ends before the first frame at least `partSeconds` after its own first, and before every key frame
+ * ends before the first frame at least `partSeconds` after its own first, or before a frame that would
+ * take it past `maxSeconds` (the PART-TARGET every part must stay within), and before every key frame
  * (so each key frame starts a part, and segments can be made of whole parts starting at one). The
  * clock is the picture's PID, or the first stream's when there is no picture. Decisions depend only on
  * the frames' decode times and key flags, so rungs encoded with the same key frames are cut alike.
@@ -34,7 +35,10 @@ export class TsPartCutter {
   private lastDts?: number;
   private frameTicks = 0;
 
-  constructor(private readonly partSeconds: number) {}
+  constructor(
+    private readonly partSeconds: number,
+    private readonly maxSeconds = Infinity,
+  ) {}
 
   /** Feeds bytes of the stream; returns the parts they completed. */
   push(chunk: Uint8Array): TsPart[] {
@@ -92,7 +96,7 @@ export class TsPartCutter {
     if (this.start === undefined) {
       this.start = dts;
       this.independent = key;
-    } else if ((key && this.clockIsVideo) || dts - this.start >= this.partSeconds * TICKS_PER_SECOND) {
+    } else if ((key && this.clockIsVideo) || this.full(dts)) {
       part = this.cut(dts);
       this.packets = [this.pat, this.pmt].filter((p): p is Buffer => p !== undefined);
       this.start = dts;
@@ -100,6 +104,12 @@ export class TsPartCutter {
     }
     this.packets.push(packet);
     return part;
+  }
+
+  /** Whether the part ends before the frame at `dts`: long enough, or the frame would take it past the maximum. */
+  private full(dts: number): boolean {
+    const held = dts - this.start!;
+    return held >= this.partSeconds * TICKS_PER_SECOND || held + this.frameTicks > this.maxSeconds * TICKS_PER_SECOND;
   }
 
   private cut(endDts: number): TsPart {

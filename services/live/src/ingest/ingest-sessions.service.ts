@@ -11,7 +11,6 @@ import { slateEnabled } from './slate';
 import { ingestPathOf, SrtBridgeTokens } from './stream-path';
 import { StreamTakeovers, TakeoverHost } from './stream-takeovers';
 import { SessionChecks } from './session-checks';
-import { sessionStateOf, sessionStep } from '../live-streams/session-machine';
 
 /** How often running sessions are checked against their stream (key reset, disabled, deleted, limits) and their leases renewed. */
 export const SESSION_CHECK_MS = 1000;
@@ -167,19 +166,14 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     }
     const ending = running.packager ? running.recording.endSession(running.packager) : Promise.resolve();
     const stream = running.endedBy ? null : await this.ingest.findForIngest(running.streamId);
-    const leaving =
-      stream &&
-      sessionStep(
-        { ...sessionStateOf(stream), encoder: 'connected' },
-        { on: 'encoder-leaves', reconnectWindow: stream.reconnectWindow, endedByPlatform: false },
-      );
-    if (!stream || !leaving?.actions.includes('hold-recording')) {
+    // held for the reconnect window, as sessionStep decides under the row's lock (not when disabled, completed or deleted meanwhile)
+    const holds = stream !== null && (await this.ingest.markDisconnected(running.streamId, this.owner));
+    if (!stream || !holds) {
       await ending;
       await this.finish(running.streamId, true);
       return;
     }
     const windowSeconds = stream.reconnectWindow;
-    await this.ingest.markDisconnected(running.streamId, this.owner);
     const held = this.held.get(running.streamId);
     // a reconnect may already be in (its admission cleared no window yet): then there is nothing to wait for
     if (held && !this.hasEncoder(running.streamId)) {

@@ -6,10 +6,11 @@ import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { bitrateFor } from '@platform/media';
 import { FinishedSegment, SEGMENT_SECONDS, SpanPackager } from './hls-packager';
-import { LowLatencyEdge } from './low-latency/low-latency-edge';
+import { LowLatencyLive } from './low-latency/low-latency-live';
 import { SegmentOfParts } from './low-latency/part-segmenter';
 import { FinishedPart } from './low-latency/parts-packager';
 import { spanPackager } from './span-packager';
+import { SpanRunner } from './span-runner';
 import { LiveLadderMode, LiveRung, planLiveLadder } from './media/live-ladder';
 import { MediaFacts, probeSource } from './media/media-probe';
 import { PackagerInput } from './media/packager-args';
@@ -63,11 +64,8 @@ export interface RecordingSummary extends MediaFacts {
 export class LiveRecording {
   private readonly segments: ListedSegment[] = [];
   private readonly spans: Span[] = [];
-  /** Spans whose ffmpeg has not finished yet (a reconnect may begin before the last one is done). */
-  private readonly packagers = new Map<SpanPackager, number>();
-  private readonly finishing = new Set<Promise<void>>();
-  /** Segments are listed one at a time, in the order they are handed over. */
-  private adding: Promise<void> = Promise.resolve();
+  /** Spans whose ffmpeg has not finished yet (a reconnect may begin before the last one is done), and the listing queue. */
+  private readonly spanRunner: SpanRunner;
   private facts: MediaFacts = {};
   /** The recording's renditions, fixed by its first session (or what a restored recording stored). */
   private rungs?: LiveRung[];
@@ -79,7 +77,7 @@ export class LiveRecording {
   private readonly generated?: LiveCaptions;
   private readonly publisher: RecordingPublisher;
   /** Low latency: the parts the live edge lists (LL-HLS). */
-  private readonly edge?: LowLatencyEdge;
+  private readonly edge?: LowLatencyLive;
 
   constructor(
     readonly assetId: string,
@@ -88,8 +86,14 @@ export class LiveRecording {
     private readonly tools: RecordingTools,
     private readonly options: RecordingOptions = {},
   ) {
+    this.spanRunner = new SpanRunner((message) => tools.warn(message));
     this.publisher = new RecordingPublisher(assetId, latencyMode, tools.store, { captions: options.captions ?? [], subtitles: options.subtitles });
-    if (latencyMode === 'low') this.edge = new LowLatencyEdge();
+    if (latencyMode === 'low')
+      this.edge = new LowLatencyLive(
+        this.publisher,
+        () => this.rungs ?? [],
+        (message) => tools.warn(message),
+      );
     if (options.subtitles) {
       this.generated = new LiveCaptions(assetId, latencyMode, {
         ffmpegPath: tools.ffmpegPath,
@@ -178,17 +182,12 @@ export class LiveRecording {
 
   /** The session's encoder left: its ffmpeg stops and its last segments are stored. */
   endSession(packager: SpanPackager): Promise<void> {
-    const span = this.packagers.get(packager);
-    if (span === undefined) return Promise.resolve();
-    this.packagers.delete(packager);
-    const done = packager.finish().then(async (facts) => {
+    return this.spanRunner.end(packager, async (facts, span) => {
       if (!this.facts.video && !this.facts.audio) this.facts = facts;
-      if (this.edge) this.adding = this.adding.then(() => this.endParts(span));
-      await this.adding;
+      if (this.edge) await this.spanRunner.queue(() => this.edge!.spanEnded(span, this.segments)).catch(() => undefined);
+      await this.spanRunner.settledQueue();
       await this.generated?.endSpan(span);
     });
-    this.finishing.add(done);
-    return done.finally(() => this.finishing.delete(done));
   }
 
   /**
@@ -198,11 +197,11 @@ export class LiveRecording {
   async close(): Promise<RecordingSummary> {
     await this.slateStarting?.catch(() => undefined);
     this.slate = undefined;
-    await Promise.all([...this.packagers.keys()].map((p) => this.endSession(p)));
-    await Promise.allSettled([...this.finishing]);
-    await this.adding;
+    await Promise.all(this.spanRunner.running().map((p) => this.endSession(p)));
+    await this.spanRunner.settled();
     await this.dropTrailingSlate();
     if (this.segments.length > 0) await this.putPlaylist(true);
+    await this.edge?.closed();
     // the CEA-608 captions in the kept segments (slate has none)
     const captions = this.facts.video
       ? await readCaptions(
@@ -226,8 +225,7 @@ export class LiveRecording {
   /** Waits until every span that was ending has stored its last segments and playlists (nothing more is written after). */
   async settle(): Promise<void> {
     await this.slateStarting?.catch(() => undefined);
-    await Promise.allSettled([...this.finishing]);
-    await this.adding;
+    await this.spanRunner.settled();
   }
 
   /** The recording's local files are removed (and any recognizer still running stopped). */
@@ -247,6 +245,7 @@ export class LiveRecording {
   }
 
   private async startSpan(type: SpanType, input: PackagerInput): Promise<SpanPackager> {
+    if (this.edge) await this.spanRunner.othersEnded();
     const span = this.spans.push({ type, startedAt: new Date() }) - 1;
     const rungs = (this.rungs ??= planLiveLadder('passthrough', undefined, this.options.audioOnly === true));
     const segmentPrefix = `${type === 'slate' ? 'slate' : 's'}${span + 1}_`;
@@ -257,17 +256,16 @@ export class LiveRecording {
     const onSegment = (segment: FinishedSegment, parts?: SegmentOfParts) => {
       const discontinuity = first;
       first = false;
-      this.adding = this.adding.then(() => this.add(segment, span, discontinuity && this.segments.length > 0, parts));
-      return this.adding;
+      return this.spanRunner.queue(() => this.add(segment, span, discontinuity && this.segments.length > 0, parts));
     };
-    const onPart = (part: FinishedPart) => (this.adding = this.adding.then(() => this.addPart(part, span, after())));
+    const onPart = (part: FinishedPart) => this.spanRunner.queue(() => this.edge!.partAdded(part, span, after(), this.segments));
     const packager = spanPackager(
       this.tools,
       { input, rungs, segmentSeconds, workDir: this.workDir, segmentPrefix },
       this.edge ? onPart : undefined,
       onSegment,
     );
-    this.packagers.set(packager, span);
+    this.spanRunner.track(packager, span);
     await packager.start();
     return packager;
   }
@@ -282,9 +280,8 @@ export class LiveRecording {
     const rungs = this.rungs ?? [];
     await this.publisher.putSegment(rungs, segment);
     this.segments.push({ name: segment.name, duration: segment.duration, discontinuity, span });
-    const stale = parts && this.edge ? this.edge.segmentAdded(span, segment.name, parts) : [];
+    if (parts) this.edge?.segmentAdded(span, segment.name, parts);
     await this.putPlaylist(false);
-    if (stale.length > 0) await this.publisher.deleteParts(rungs, stale);
     const content = this.spans[span].type === 'content';
     this.generated?.segmentStored({ ...segment, file: segment.files[0].file, span, content, discontinuity, spanStartTime: segment.facts.startTime });
     if (!this.facts.video && !this.facts.audio) this.facts = segment.facts;
@@ -292,19 +289,6 @@ export class LiveRecording {
       await this.publisher.putMasters(rungs, segment, this.facts);
       this.masterWritten = true;
     }
-  }
-
-  /** Low latency: a part is stored and listed at the live edge at once (the recording's playlist lists segments only). */
-  private async addPart(part: FinishedPart, span: number, discontinuity: boolean): Promise<void> {
-    await this.publisher.putPart(this.rungs ?? [], part);
-    this.edge!.partAdded(span, { name: part.name, duration: part.duration, independent: part.independent }, part.next, discontinuity);
-    await this.publisher.putWindows(this.rungs ?? [], this.segments, this.edge!.listing());
-  }
-
-  /** Low latency: the span's ffmpeg ended, the live edge names no part of it to come. */
-  private async endParts(span: number): Promise<void> {
-    this.edge!.spanEnded(span);
-    if (this.segments.length > 0) await this.publisher.putWindows(this.rungs ?? [], this.segments, this.edge!.listing());
   }
 
   private putPlaylist(ended: boolean): Promise<void> {

@@ -17,6 +17,9 @@ import { LiveRung } from './media/live-ladder';
 import { MediaFacts } from './media/media-probe';
 import { SUBTITLES_VARIANT, SUBTITLES_WINDOW_VARIANT } from './speech/live-captions';
 
+/** A low-latency part's name (`s1_part00012.ts`, `slate2_part00003.ts`). */
+const LOW_LATENCY_PART = /_part\d+\.ts$/;
+
 /** What every rung's low-latency edge lists alike (each adds the reports of the others). */
 export type RungListing = Omit<LowLatencyListing, 'reports'>;
 
@@ -52,7 +55,16 @@ export class RecordingPublisher {
 
   /** Parts no playlist lists any more (their segments are stored). */
   async deleteParts(rungs: readonly LiveRung[], names: readonly string[]): Promise<void> {
-    for (const rung of rungs) for (const name of names) await this.store.deletePrefix(this.key(`${rung.folder}/${name}`));
+    await Promise.all(rungs.flatMap((rung) => names.map((name) => this.store.deletePrefix(this.key(`${rung.folder}/${name}`)))));
+  }
+
+  /** Every part of the recording still stored (it is closed: its playlists list segments only). */
+  async deleteAllParts(rungs: readonly LiveRung[]): Promise<void> {
+    for (const rung of rungs) {
+      const stored = await this.store.list(this.key(`${rung.folder}/`));
+      const parts = stored.filter((o) => LOW_LATENCY_PART.test(o.key)).map((o) => o.key);
+      await Promise.all(parts.map((key) => this.store.deletePrefix(key)));
+    }
   }
 
   /** Each rung's two playlists: the live edge (LL-HLS with `lowLatency`) and the whole recording. */

@@ -187,17 +187,24 @@ export class LiveStreamIngest {
     });
   }
 
-  /** The encoder left and the reconnect window holds the recording (`hold-recording`): video.live_stream.disconnected, the stream stays `active`. */
-  async markDisconnected(id: string, owner: string): Promise<void> {
-    await this.unitOfWork.run(async (manager, emit) => {
+  /**
+   * The encoder left and the reconnect window holds the recording (`hold-recording`):
+   * video.live_stream.disconnected, the stream stays `active`. False when the row says otherwise now (the
+   * stream was disabled or completed meanwhile): the caller ends the session instead. A stream another
+   * process took is left to the lease renewal that finds it gone (true: nothing to end here).
+   */
+  async markDisconnected(id: string, owner: string): Promise<boolean> {
+    return this.unitOfWork.run(async (manager, emit) => {
       const stream = await this.streams.lockById(manager, id);
-      if (!stream || !ownedBy(stream, owner)) return;
+      if (!stream) return false;
+      if (!ownedBy(stream, owner)) return true;
       const step = sessionStep(
         { ...sessionStateOf(stream), encoder: 'connected' },
         { on: 'encoder-leaves', reconnectWindow: stream.reconnectWindow, endedByPlatform: false },
       );
-      if (!step.actions.includes('hold-recording')) return;
+      if (!step.actions.includes('hold-recording')) return false;
       await this.emitAll(manager, emit, await this.streams.update(manager, id, { disconnectedAt: new Date() }), step.events);
+      return true;
     });
   }
 

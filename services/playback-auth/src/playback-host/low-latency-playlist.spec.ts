@@ -40,7 +40,7 @@ describe('LL-HLS delivery directives', () => {
   });
 
   it('finds the live edge: the segment under way and its parts', () => {
-    expect(playlistEdge(LIVE)).toEqual({ canBlock: true, canSkipUntil: 6, targetSeconds: 1, nextMsn: 18, partsOfNext: 2, ended: false });
+    expect(playlistEdge(LIVE)).toEqual({ canBlock: true, canSkipUntil: 6, targetSeconds: 1, partTarget: 0.5, nextMsn: 18, partsOfNext: 2, ended: false });
     expect(playlistEdge('#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n')).toMatchObject({ canBlock: false, nextMsn: 1, ended: true });
   });
 
@@ -53,9 +53,15 @@ describe('LL-HLS delivery directives', () => {
     expect(reaches(edge, 19, 0)).toBe(false);
     expect(tooFarAhead(edge, 19, 0)).toBe(false);
     expect(tooFarAhead(edge, 20)).toBe(true);
-    expect(tooFarAhead(edge, 18, 4)).toBe(false);
-    expect(tooFarAhead(edge, 18, 5)).toBe(true);
-    expect(tooFarAhead(edge, 19, 3)).toBe(true);
+    // the Advance Part Limit with 0.5 s parts: 3 ÷ 0.5 = 6 parts past the last listed (part 1 of 18)
+    expect(tooFarAhead(edge, 18, 7)).toBe(false);
+    expect(tooFarAhead(edge, 18, 8)).toBe(true);
+    expect(tooFarAhead(edge, 19, 5)).toBe(false);
+    expect(tooFarAhead(edge, 19, 6)).toBe(true);
+    // without PART-INF (no parts): 3
+    const plain = { ...edge, partTarget: undefined };
+    expect(tooFarAhead(plain, 18, 4)).toBe(false);
+    expect(tooFarAhead(plain, 18, 5)).toBe(true);
   });
 
   it('skips the segments more than CAN-SKIP-UNTIL from the end in a delta update, their discontinuities with them', () => {

@@ -17,6 +17,8 @@ export interface PlaylistEdge {
   /** CAN-SKIP-UNTIL (seconds), when delta updates are offered. */
   canSkipUntil?: number;
   targetSeconds: number;
+  /** EXT-X-PART-INF:PART-TARGET (seconds), when it lists parts. */
+  partTarget?: number;
   /** The media sequence number of the first segment not complete in it (the one under way). */
   nextMsn: number;
   /** Parts of that segment listed. */
@@ -48,6 +50,7 @@ export function playlistEdge(text: string): PlaylistEdge {
   let targetSeconds = 0;
   let canBlock = false;
   let canSkipUntil: number | undefined;
+  let partTarget: number | undefined;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line.startsWith('#EXT-X-MEDIA-SEQUENCE:')) mediaSequence = Number.parseInt(line.slice('#EXT-X-MEDIA-SEQUENCE:'.length), 10) || 0;
@@ -56,13 +59,22 @@ export function playlistEdge(text: string): PlaylistEdge {
       canBlock = /CAN-BLOCK-RELOAD=YES/.test(line);
       const until = /CAN-SKIP-UNTIL=([\d.]+)/.exec(line);
       canSkipUntil = until ? Number.parseFloat(until[1]) : undefined;
-    } else if (line.startsWith('#EXT-X-PART:')) trailingParts += 1;
+    } else if (line.startsWith('#EXT-X-PART-INF:')) partTarget = Number.parseFloat(/PART-TARGET=([\d.]+)/.exec(line)?.[1] ?? '') || undefined;
+    else if (line.startsWith('#EXT-X-PART:')) trailingParts += 1;
     else if (line.startsWith('#EXTINF:')) {
       segments += 1;
       trailingParts = 0;
     }
   }
-  return { canBlock, canSkipUntil, targetSeconds, nextMsn: mediaSequence + segments, partsOfNext: trailingParts, ended: text.includes('#EXT-X-ENDLIST') };
+  return {
+    canBlock,
+    canSkipUntil,
+    targetSeconds,
+    ...(partTarget === undefined ? {} : { partTarget }),
+    nextMsn: mediaSequence + segments,
+    partsOfNext: trailingParts,
+    ended: text.includes('#EXT-X-ENDLIST'),
+  };
 }
 
 /** Whether the playlist holds segment `msn` complete, or (with `part`) that part of it. */
@@ -71,18 +83,17 @@ export function reaches(edge: PlaylistEdge, msn: number, part?: number): boolean
   return part !== undefined && msn === edge.nextMsn && part < edge.partsOfNext;
 }
 
-/** How many parts past the last listed a blocking reload may ask for (RFC 8216bis: the Advance Part Limit). */
-const ADVANCE_PART_LIMIT = 3;
-
 /**
  * Whether a blocking reload asks for more than the server waits for (a 400): a segment more than two
- * past the last complete one, or a part more than the Advance Part Limit past the last listed.
+ * past the last complete one, or a part more than the Advance Part Limit past the last listed (RFC
+ * 8216bis 6.2.5.2: 3 ÷ PART-TARGET parts when the part target is under a second, else 3).
  */
 export function tooFarAhead(edge: PlaylistEdge, msn: number, part?: number): boolean {
   if (msn > edge.nextMsn + 1) return true;
   if (part === undefined || msn < edge.nextMsn) return false;
+  const limit = edge.partTarget !== undefined && edge.partTarget < 1 ? Math.ceil(3 / edge.partTarget) : 3;
   const lastListed = msn === edge.nextMsn ? edge.partsOfNext - 1 : -1;
-  return part - lastListed > ADVANCE_PART_LIMIT;
+  return part - lastListed > limit;
 }
 
 /**

@@ -52,8 +52,14 @@ describe('LowLatencyWaits', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
   });
 
-  it('holds a hinted part until it is stored', async () => {
+  it('holds a hinted part (the one after the last stored) until it is stored; any other missing part is answered at once', async () => {
+    await store.putBuffer('a/live/s1_part00002.ts', Buffer.alloc(188, 0x47));
     setTimeout(() => void store.putBuffer('a/live/s1_part00003.ts', Buffer.alloc(188, 0x47)), 200);
     expect(await waits.partStored('a/live/s1_part00003.ts')).toBe(true);
+    const started = Date.now();
+    expect(await waits.partStored('a/live/s1_part00009.ts')).toBe(false);
+    expect(await waits.partStored('a/live/s1_part00000.ts')).toBe(false);
+    expect(await waits.partStored('vod/720p/segment_part00001.ts')).toBe(false);
+    expect(Date.now() - started).toBeLessThan(200);
   });
 });

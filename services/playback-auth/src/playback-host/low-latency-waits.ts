@@ -20,7 +20,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 @Injectable()
 export class LowLatencyWaits {
-  private readonly shared = new Map<string, { at: number; text: Promise<string> }>();
+  private readonly reads = new Map<string, { at: number; value: Promise<string> }>();
+  private readonly stats = new Map<string, { at: number; value: Promise<boolean> }>();
 
   constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
@@ -46,24 +47,46 @@ export class LowLatencyWaits {
     return text;
   }
 
-  /** Waits (at most PART_WAIT_MS) until a part is stored; whether it is. */
+  /**
+   * Waits (at most PART_WAIT_MS) until a part is stored; whether it is. Only the part after a stored one
+   * is waited for (what a preload hint names): any other missing part is answered at once.
+   */
   async partStored(key: string): Promise<boolean> {
+    if (await this.exists(key)) return true;
+    const previous = previousPart(key);
+    if (previous === undefined || !(await this.exists(previous))) return false;
     const deadline = Date.now() + PART_WAIT_MS;
-    for (;;) {
-      if (await this.store.stat(key)) return true;
-      if (Date.now() >= deadline) return false;
+    while (Date.now() < deadline) {
       await sleep(POLL_MS);
+      if (await this.exists(key)) return true;
     }
+    return false;
   }
 
   private read(key: string): Promise<string> {
-    const now = Date.now();
-    const recent = this.shared.get(key);
-    if (recent && now - recent.at < POLL_MS) return recent.text;
-    const text = this.store.getBuffer(key).then((b) => b.toString('utf8'));
-    this.shared.delete(key);
-    this.shared.set(key, { at: now, text });
-    if (this.shared.size > MAX_SHARED) this.shared.delete(this.shared.keys().next().value!);
-    return text;
+    return shared(this.reads, key, () => this.store.getBuffer(key).then((b) => b.toString('utf8')));
   }
+
+  private exists(key: string): Promise<boolean> {
+    return shared(this.stats, key, async () => (await this.store.stat(key)) !== undefined);
+  }
+}
+
+/** One store call per key and POLL_MS, whoever asks. */
+function shared<T>(calls: Map<string, { at: number; value: Promise<T> }>, key: string, call: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const recent = calls.get(key);
+  if (recent && now - recent.at < POLL_MS) return recent.value;
+  const value = call();
+  calls.delete(key);
+  calls.set(key, { at: now, value });
+  if (calls.size > MAX_SHARED) calls.delete(calls.keys().next().value!);
+  return value;
+}
+
+/** The key of the part before `…_part00012.ts` (`…_part00011.ts`); undefined for a span's first part. */
+function previousPart(key: string): string | undefined {
+  const match = /^(.*_part)(\d+)(\.ts)$/.exec(key);
+  if (!match || Number(match[2]) === 0) return undefined;
+  return `${match[1]}${String(Number(match[2]) - 1).padStart(match[2].length, '0')}${match[3]}`;
 }

@@ -23,10 +23,11 @@ describe('parseMediaPlaylist', () => {
     expect(parsed.targetSeconds).toBe(0);
   });
 
-  it('gives an LL-HLS part its DURATION (the preload hint is no media yet)', () => {
+  it('gives an LL-HLS part its DURATION, and the part a preload hint names its PART-TARGET', () => {
     const text = [
       '#EXTM3U',
       '#EXT-X-TARGETDURATION:1',
+      '#EXT-X-PART-INF:PART-TARGET=0.250',
       '#EXT-X-PART:DURATION=0.466667,URI="../live/s1_part00003.ts",INDEPENDENT=YES',
       '#EXTINF:0.466667,',
       '../live/s1_00001.ts',
@@ -37,6 +38,7 @@ describe('parseMediaPlaylist', () => {
       's1_part00003.ts': 0.466667,
       's1_00001.ts': 0.466667,
       's1_part00004.ts': 0.433333,
+      's1_part00005.ts': 0.25,
     });
   });
 });

@@ -2,7 +2,8 @@
  * What a stored media playlist says of its segments, for metering deliveries: each segment's media
  * seconds (its EXTINF), keyed by the folder and name it is fetched by. A URI `../live/seg.ts` (the
  * live edge's window lists the recording's segments) belongs to folder `live`; an EXT-X-MAP init
- * section carries no media time of its own; an LL-HLS part (EXT-X-PART) its DURATION.
+ * section carries no media time of its own; an LL-HLS part (EXT-X-PART) its DURATION, the part a
+ * preload hint names its PART-TARGET.
  */
 export interface MediaPlaylistSegments {
   /** `variant` → segment name → seconds. */
@@ -19,6 +20,7 @@ export function parseMediaPlaylist(text: string, variant: string): MediaPlaylist
   const byFolder = new Map<string, Map<string, number>>();
   let targetSeconds = 0;
   let pending: number | undefined;
+  let partTarget = 0;
   const put = (uri: string, seconds: number) => {
     const where = placeOf(uri, variant);
     if (!where) return;
@@ -33,6 +35,11 @@ export function parseMediaPlaylist(text: string, variant: string): MediaPlaylist
     else if (line.startsWith('#EXT-X-MAP:')) {
       const uri = URI_ATTRIBUTE.exec(line)?.[1];
       if (uri) put(uri, 0);
+    } else if (line.startsWith('#EXT-X-PART-INF:')) partTarget = Number.parseFloat(/PART-TARGET=([\d.]+)/.exec(line)?.[1] ?? '') || 0;
+    else if (line.startsWith('#EXT-X-PRELOAD-HINT:')) {
+      // the part to come is fetched before any playlist lists it: its part target until it is listed
+      const uri = URI_ATTRIBUTE.exec(line)?.[1];
+      if (uri && partTarget > 0) put(uri, partTarget);
     } else if (line.startsWith('#EXT-X-PART:')) {
       // a low-latency part: its own media seconds (a player fetches either the parts or their segment)
       const uri = URI_ATTRIBUTE.exec(line)?.[1];

@@ -11,8 +11,11 @@ import { ListedPart, PartSegmenter, SegmentOfParts } from './part-segmenter';
  * Parts last about this long (a part also ends before each key frame). Short parts are what brings the
  * player close to the edge: PART-HOLD-BACK is three part targets (0.75 s), the RFC's recommendation.
  */
-export const PART_SECONDS = 0.2;
-/** EXT-X-PART-INF:PART-TARGET: no part is longer at 20 frames a second or more (0.2 s and one frame). */
+export const PART_SECONDS = 0.22;
+/**
+ * EXT-X-PART-INF:PART-TARGET: no part is longer (the cutter ends one early rather than pass it), and parts
+ * that do not end a segment are at least 0.22 s, the RFC's 85 % of it, at 20 frames a second or more.
+ */
 export const PART_TARGET_SECONDS = 0.25;
 
 /** One part of the span in every rung: the same name and instants in each rung's folder. */
@@ -67,7 +70,7 @@ export class PartsPackager implements SpanPackager {
   private readonly lastParts = new WeakSet<TsPart>();
 
   constructor(private readonly options: PartsPackagerOptions) {
-    this.cutters = options.rungDirs.map(() => new TsPartCutter(PART_SECONDS));
+    this.cutters = options.rungDirs.map(() => new TsPartCutter(PART_SECONDS, PART_TARGET_SECONDS));
     this.cut = options.rungDirs.map(() => []);
     this.segmenter = new PartSegmenter(options.segmentSeconds);
   }

@@ -67,11 +67,11 @@ describe('packagerArgs', () => {
   it('low latency: each rung one MPEG-TS stream on its own pipe (fd 3, 4, …), flushed packet by packet, for the part cutter', () => {
     const rungs = planLiveLadder('full', { ...h264, width: 960, height: 540 }, false);
     const args = packagerArgs({ ...base, input: contentInput(URL, { video: h264, audio: aac }), rungs, output: 'pipes' });
-    const pipes = args.flatMap((a, i) => (a.startsWith('pipe:') ? [args.slice(i - 5, i + 1)] : []));
-    expect(pipes).toEqual(rungs.map((_, i) => ['-f', 'mpegts', '-flush_packets', '1', `pipe:${3 + i}`]).map((tail) => [expect.any(String), ...tail]));
+    const pipes = args.flatMap((a, i) => (a.startsWith('pipe:') ? [args.slice(i - 6, i + 1)] : []));
+    expect(pipes).toEqual(rungs.map((_, i) => ['-f', 'mpegts', '-pes_payload_size', '0', '-flush_packets', '1', `pipe:${3 + i}`]));
     expect(args).not.toContain('hls');
     // the copied rung is still copied, the others still take the source's key frames
-    expect(args.slice(args.indexOf('pipe:3') - 8, args.indexOf('pipe:3') - 4)).toEqual(['-c:v', 'copy', '-c:a', 'copy']);
+    expect(args.slice(args.indexOf('pipe:3') - 10, args.indexOf('pipe:3') - 6)).toEqual(['-c:v', 'copy', '-c:a', 'copy']);
     expect(args.filter((a) => a === 'source')).toHaveLength(rungs.length - 1);
   });
 

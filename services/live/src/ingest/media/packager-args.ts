@@ -85,7 +85,8 @@ function rungOutput(o: PackagerArgsOptions, rung: LiveRung, index: number, encod
   if (input.audio !== undefined) args.push('-map', `${input.audio}${opt}`);
   if (input.video !== undefined) args.push(...(encoded ? videoCodec(input, rung) : ['-c:v', 'copy']));
   if (input.audio !== undefined) args.push(...(input.copyAudio ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', input.audioBitrate]));
-  if (o.output === 'pipes') return [...args, '-f', 'mpegts', '-flush_packets', '1', `pipe:${3 + index}`];
+  // one PES per audio frame too (the muxer gathers 2930 bytes by default): parts cut anywhere, nothing held back
+  if (o.output === 'pipes') return [...args, '-f', 'mpegts', '-pes_payload_size', '0', '-flush_packets', '1', `pipe:${3 + index}`];
   const dir = rungDir(o.workDir, rung, index);
   args.push(
     '-f',
