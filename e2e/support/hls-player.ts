@@ -27,6 +27,8 @@ export interface PlayerState {
   lowLatency: { canBlockReload: boolean; partTarget: number; parts: number } | null;
   /** hls.js's estimate of how far behind the live edge it plays (seconds), at the last playlist load. */
   latency: number | null;
+  /** The distance behind the live edge hls.js aims at (PART-HOLD-BACK for LL-HLS). */
+  targetLatency: number | null;
   errors: string[];
   fatal: string | null;
   currentTime: number;
