@@ -6,6 +6,7 @@
 'use strict';
 const path = require('node:path');
 const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
+const { addMetricsSource, metricsOfWorker } = require('@platform/metrics');
 
 const GATEWAY_MAIN = path.join(__dirname, '..', 'services', 'gateway', 'dist', 'main.js');
 
@@ -33,6 +34,8 @@ function startGatewayThread(config, { entry = GATEWAY_MAIN, onFailure = exitOnFa
         return;
       }
       worker.on('error', (err) => failed(err instanceof Error ? err.stack : String(err)));
+      // METRICS_PORT: the main thread's /metrics answers for the gateway's thread too
+      if (config.metricsPort > 0) addMetricsSource(metricsOfWorker(worker));
       worker.on('exit', (code) => failed(`exited with code ${code}`));
       resolve({
         close: () =>

@@ -131,7 +131,10 @@ describe('charts/video-platform', () => {
   );
 
   it('gateway: Service exposes http 8080 and the container is probed with GET /healthz', () => {
-    expect(byName(objects, 'Service', 't-gateway').spec!.ports).toEqual([{ name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' }]);
+    expect(byName(objects, 'Service', 't-gateway').spec!.ports).toEqual([
+      { name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' },
+      { name: 'metrics', port: 9464, targetPort: 'metrics', protocol: 'TCP' },
+    ]);
     const c = container(byName(objects, 'Deployment', 't-gateway'));
     for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
       expect(probe.httpGet).toEqual({ path: '/healthz', port: 'http' });

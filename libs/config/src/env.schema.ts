@@ -42,6 +42,9 @@ export const envSchema = z.object({
   COLLECTOR_MAX_VALUE_CHARS: positiveInt(8 * 1024),
   COLLECTOR_TRUST_PROXY: bool(false),
   HOST: z.string().default('0.0.0.0'),
+  // Prometheus `GET /metrics` of the process (every service it runs); 0: none (the default, so
+  // processes side by side need no port of their own; the chart sets 9464)
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   DATA_DIR: z.string().min(1).default('./.data'),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 

@@ -4,6 +4,8 @@ import { SERVICES, ServiceName } from './services';
 
 export interface PlatformConfig {
   apiPort: number;
+  /** METRICS_PORT: Prometheus `GET /metrics` of this process; 0 for none. */
+  metricsPort: number;
   streamPort: number;
   /** Public base of playback URLs the platform writes itself (a master MP4's `url`); default `http://localhost:<streamPort>`. */
   streamBaseUrl: string;
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
   const grpcUrls = Object.fromEntries(SERVICES.map((s) => [s.name, e[`${s.envPrefix}_GRPC_URL`]])) as Record<ServiceName, string>;
   return {
     apiPort: e.API_PORT,
+    metricsPort: e.METRICS_PORT,
     streamPort: e.STREAM_PORT,
     streamBaseUrl: (e.STREAM_BASE_URL ?? `http://localhost:${e.STREAM_PORT}`).replace(/\/+$/, ''),
     images: {

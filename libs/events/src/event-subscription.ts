@@ -1,5 +1,6 @@
 import { DeliveryInfo, EventBus, PlatformEvent } from './event-bus.port';
 import { EventData, EventObjectType, EventType, topicOf } from './event-registry';
+import { platformMetrics } from '@platform/metrics';
 import { validateEvent } from './event-validation';
 
 /** An event of a registered type, its data typed by the registry (narrowed by `type`). */
@@ -21,10 +22,19 @@ export interface EventSubscription<T extends EventType> {
  */
 export function subscribeEvents<T extends EventType>(bus: EventBus, subscription: EventSubscription<T>): Promise<void> {
   const { group, types, handle } = subscription;
+  const consumed = platformMetrics.eventsConsumed();
   return bus.subscribe({
     group,
     topics: types.map(topicOf),
     validate: (event, topic) => validateEvent(event, topic, types),
-    handle: (event, info) => handle(event as RegisteredEvent<T>, info),
+    handle: async (event, info) => {
+      try {
+        await handle(event as RegisteredEvent<T>, info);
+        consumed.inc({ group, outcome: 'handled' });
+      } catch (err) {
+        consumed.inc({ group, outcome: 'failed' }); // retried, then dead-lettered
+        throw err;
+      }
+    },
   });
 }

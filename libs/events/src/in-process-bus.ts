@@ -1,3 +1,4 @@
+import { platformMetrics } from '@platform/metrics';
 import { Logger } from '@nestjs/common';
 import { DEAD_LETTER_SUFFIX, DeadLetterInfo, DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
 import { checkEnvelope, DEAD_LETTER_REASON, errorText } from './event-envelope';
@@ -136,6 +137,7 @@ export class InProcessBus implements EventBus {
   }
 
   deadLetter(group: string, message: Message, reason: string): void {
+    if (!message.topic.endsWith(DEAD_LETTER_SUFFIX)) platformMetrics.deadLetters().inc({ group });
     this.logger.error(`group ${group} gave up on ${message.topic} key ${message.key}: ${reason}`);
     if (message.topic.endsWith(DEAD_LETTER_SUFFIX)) return;
     this.route({ ...message, topic: message.topic + DEAD_LETTER_SUFFIX, deadLetter: { reason, group, topic: message.topic } });

@@ -3,6 +3,7 @@ import type { Consumer, EachMessagePayload, IHeaders, Kafka } from 'kafkajs';
 import { PlatformEvent, Subscription } from './event-bus.port';
 import { TopicAwareAssigner } from './kafka-assigner';
 import { DEAD_LETTER_REASON } from './event-envelope';
+import { platformMetrics } from '@platform/metrics';
 import { deadLetterHeaders, deadLetterInfoOf, deadLetterTopicOf, errorText, isDeadLetterTopic, parseEnvelope } from './kafka-envelope';
 import { retryDelayMs, sleep } from './retry-policy';
 
@@ -171,6 +172,7 @@ export class KafkaSubscriber {
     }
     const target = deadLetterTopicOf(topic);
     this.logger.error(`${where} → ${target}: ${reason}`);
+    platformMetrics.deadLetters().inc({ group: this.subscription.group });
     try {
       await this.deps.produce(target, {
         key: message.key,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { PlatformConfig } from '@platform/config';
 import { Closable, drainHttpOnClose, listenHttp, logLevels, PrototypedExpressAdapter, runStandalone, useLeanAsyncResourceBind } from '@platform/grpc';
+import { httpMetrics, startMetricsServer } from '@platform/metrics';
 import { AppModule } from './app.module';
 import { setupGateway } from './setup-gateway';
 
@@ -9,6 +10,9 @@ import { setupGateway } from './setup-gateway';
 export async function bootstrap(config: PlatformConfig): Promise<Closable> {
   useLeanAsyncResourceBind(); // in the thread it runs in (its own in the embedded process): every request is a gRPC call
   const app = await NestFactory.create(AppModule.forRoot(config), new PrototypedExpressAdapter(), { logger: logLevels(config), bodyParser: false });
+  // in the embedded process's gateway thread, the main thread's server answers for it
+  if (config.metricsPort > 0) await startMetricsServer(config.metricsPort, config.host);
+  app.use(httpMetrics('gateway'));
   setupGateway(app);
   await listenHttp(app, config.apiPort, config.host);
   return drainHttpOnClose(app); // on SIGTERM: no new requests, those in flight finish, then the gRPC clients close

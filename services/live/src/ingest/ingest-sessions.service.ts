@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { DomainError } from '@platform/errors';
+import { platformMetrics } from '@platform/metrics';
 import { LiveStreamIngest } from '../live-streams/live-stream-ingest.service';
 import { LiveStreamsService } from '../live-streams/live-streams.service';
 import { Held, IngestState, Running } from './ingest-state';
@@ -38,6 +39,7 @@ const CLOSE_RETRY_MS = 5000;
 @Injectable()
 export class IngestSessions implements OnApplicationBootstrap, BeforeApplicationShutdown, TakeoverHost {
   private readonly logger = new Logger('RtmpIngest');
+  private readonly sessions = platformMetrics.liveSessions();
   private readonly state = new IngestState();
   private readonly running = this.state.running;
   private readonly held = this.state.held;
@@ -140,6 +142,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
     }
     const running: Running = { session, streamId: stream.id, key, startedAt: new Date(), recording: held.recording, relays: [] };
     this.running.set(session.id, running);
+    this.sessions.set({ service: 'live' }, this.running.size);
     if (reconnected) await held.recording.endSlate();
     await this.ingest.markActive(stream.id, this.owner, protocol, reconnected ? undefined : held.recording.assetId, reconnected);
     running.packager = await held.recording.startSession(session.pullUrl);
@@ -159,6 +162,7 @@ export class IngestSessions implements OnApplicationBootstrap, BeforeApplication
       return;
     }
     this.running.delete(session.id);
+    this.sessions.set({ service: 'live' }, this.running.size);
     await this.stopRelays(running);
     if (running.completed) {
       await this.ingest.markEnded(running.streamId, this.owner); // the recording was closed by complete: only `disconnected` is left

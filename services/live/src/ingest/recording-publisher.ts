@@ -1,3 +1,4 @@
+import { platformMetrics } from '@platform/metrics';
 import { assetKeys, ObjectStore } from '@platform/storage';
 import { LatencyMode } from '../live-streams/live-stream.entity';
 import { GeneratedSubtitles } from '../live-streams/generated-subtitles';
@@ -42,6 +43,7 @@ export class RecordingPublisher {
 
   async putSegment(rungs: readonly LiveRung[], segment: FinishedSegment): Promise<void> {
     for (const [i, rung] of rungs.entries()) await this.store.putFile(this.key(`${rung.folder}/${segment.name}`), segment.files[i].file);
+    platformMetrics.liveIngestBytes().inc({ service: 'live' }, segment.files[0]?.bytes ?? 0);
   }
 
   async deleteSegment(rungs: readonly LiveRung[], name: string): Promise<void> {

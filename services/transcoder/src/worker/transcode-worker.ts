@@ -1,3 +1,4 @@
+import { platformMetrics } from '@platform/metrics';
 import { mkdir, rm } from 'node:fs/promises';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
@@ -39,6 +40,8 @@ type JobStore = Pick<JobRepository, 'claim' | 'renew' | 'findById' | 'finish' | 
  */
 @Injectable()
 export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly jobPhases = platformMetrics.transcoderJobs();
+  private readonly phaseDuration = platformMetrics.transcoderJobDuration();
   private readonly logger = new Logger('TranscodeWorker');
   private readonly running = new Map<string, RunningJob>();
   private timer?: NodeJS.Timeout;
@@ -171,9 +174,15 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
       },
       onChild: (pid) => void recordChildPid(workDir, pid),
     };
+    const started = Date.now();
+    const measure = (outcome: string) => {
+      this.jobPhases.inc({ service: 'transcoder', phase: job.phase, outcome });
+      this.phaseDuration.observe({ service: 'transcoder', phase: job.phase }, (Date.now() - started) / 1000);
+    };
     try {
       const outcome = await this.pipeline.run(context);
       lease.stop();
+      measure(outcome.status);
       if (outcome.status === 'ladder') {
         if (!(await this.jobs.advanceToLadder(job.id, this.id, outcome.inputKey))) this.logger.warn(`job ${job.id}: ingested but no longer held`);
         return;
@@ -183,6 +192,7 @@ export class TranscodeWorker implements OnApplicationBootstrap, OnModuleDestroy,
       this.logger.log(`job ${job.id} (asset ${job.assetId}): ${outcome.status}${error ? ` (${error})` : ''}`);
     } catch (err) {
       lease.stop();
+      measure(jobAbortOf(controller.signal)?.kind ?? 'failed');
       await this.afterFailure(job, controller.signal, err);
     } finally {
       lease.stop();

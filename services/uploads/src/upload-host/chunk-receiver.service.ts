@@ -1,3 +1,4 @@
+import { platformMetrics } from '@platform/metrics';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Readable } from 'node:stream';
@@ -49,6 +50,7 @@ export const claimHolder = (): string => `${os.hostname()}/`;
  */
 @Injectable()
 export class ChunkReceiver implements OnApplicationBootstrap {
+  private readonly uploadBytes = platformMetrics.uploadBytes();
   constructor(
     @Inject(UploadRepository) private readonly uploads: UploadRepository,
     @Inject(UnitOfWork) private readonly unitOfWork: UnitOfWork,
@@ -130,6 +132,7 @@ export class ChunkReceiver implements OnApplicationBootstrap {
       const total = range.kind === 'whole' ? written.size : range.total;
       const complete = total !== undefined && written.size === total;
       const committed = await this.commit(upload.id, token, written, total ?? null, complete);
+      this.uploadBytes.inc({ service: 'uploads' }, Math.max(0, written.size - (base.size ?? 0)));
       if (!complete) return { status: 308, received: written.size };
       return { status: 200, upload: await this.completion.complete(committed) };
     } catch (err) {

@@ -6,6 +6,7 @@ import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { RetrySettings, transitionAfter } from './retry-schedule';
 import { serializeWebhookBody, toWebhookAttempt } from './webhook-body';
 import { PostResult, USER_AGENT } from './webhook-poster';
+import { platformMetrics } from '@platform/metrics';
 import { muxSignature } from './webhook-signature';
 
 export interface DispatcherSettings extends RetrySettings {
@@ -33,6 +34,7 @@ export interface Poster {
  * leases keep them from sending the same delivery at once.
  */
 export class DeliveryDispatcher {
+  private readonly attempts = platformMetrics.webhookAttempts();
   private readonly logger = new Logger('DeliveryDispatcher');
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
@@ -127,6 +129,8 @@ export class DeliveryDispatcher {
     });
     const number = delivery.attemptCount + 1;
     const next = transitionAfter(number, result.statusCode, this.settings, this.random);
+    // delivered (2xx), retried later, or given up on
+    this.attempts.inc({ service: 'webhooks', outcome: next.status === 'pending' ? 'retry' : next.status });
     const recorded = await this.store.recordAttempt(
       delivery,
       {
