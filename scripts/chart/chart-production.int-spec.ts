@@ -1,0 +1,128 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+/**
+ * The chart's production settings (issue 18): least-privilege ServiceAccounts (only the launcher may
+ * manage Pods), hardened containers, a PodDisruptionBudget per service, autoscalers where asked, and
+ * NetworkPolicies that leave only the front doors open. Rendered with the values sets of ci/.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const CHART = path.join(ROOT, 'charts/video-platform');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = { kind: string; metadata: { name: string }; spec?: any; rules?: any; roleRef?: any; subjects?: any; automountServiceAccountToken?: boolean };
+
+let helm: string;
+function render(values: string): Obj[] {
+  const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', values)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return parseAllDocuments(r.stdout)
+    .map((d) => d.toJS() as Obj)
+    .filter((o) => o !== null);
+}
+const named = (objects: Obj[], kind: string) => new Map(objects.filter((o) => o.kind === kind).map((o) => [o.metadata.name, o]));
+
+describe('the chart for production', () => {
+  let minimal: Obj[];
+  let everything: Obj[];
+  beforeAll(() => {
+    helm = execFileSync('bash', [path.join(ROOT, 'scripts/infra/helm.sh')], { encoding: 'utf8' }).trim();
+    minimal = render('minimal-values.yaml');
+    everything = render('everything-values.yaml');
+  });
+
+  it('gives each service its own ServiceAccount; only web-inputs (the launcher) gets a token and may manage Pods', () => {
+    const accounts = named(minimal, 'ServiceAccount');
+    const deployments = named(minimal, 'Deployment');
+    expect(accounts.size).toBe(10);
+    for (const [name, deployment] of deployments) {
+      const pod = deployment.spec.template.spec;
+      expect(pod.serviceAccountName).toBe(name);
+      expect({ name, automount: pod.automountServiceAccountToken, account: accounts.get(name)!.automountServiceAccountToken }).toEqual({
+        name,
+        automount: name === 'r-web-inputs',
+        account: name === 'r-web-inputs',
+      });
+    }
+    const [role, ...otherRoles] = [...named(minimal, 'Role').values()];
+    expect(otherRoles).toEqual([]);
+    expect(role.metadata.name).toBe('r-web-inputs-pods');
+    expect(role.rules).toEqual([
+      { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete'] },
+      { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+    ]);
+    const [binding] = [...named(minimal, 'RoleBinding').values()];
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r-web-inputs-pods' });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'r-web-inputs', namespace: 'default' }]);
+    expect(minimal.some((o) => o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding')).toBe(false);
+  });
+
+  it('runs every container non-root with a read-only root filesystem and no capabilities, writing only to /data and /tmp', () => {
+    for (const deployment of named(minimal, 'Deployment').values()) {
+      const pod = deployment.spec.template.spec;
+      const [container] = pod.containers;
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+      expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      expect(container.volumeMounts).toEqual([
+        { name: 'data', mountPath: '/data' },
+        { name: 'tmp', mountPath: '/tmp' },
+      ]);
+      expect(pod.volumes).toEqual([
+        { name: 'data', emptyDir: {} },
+        { name: 'tmp', emptyDir: {} },
+      ]);
+      expect(container.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+    }
+  });
+
+  it('keeps one pod of each service up through drains (PodDisruptionBudget)', () => {
+    const budgets = named(minimal, 'PodDisruptionBudget');
+    expect(budgets.size).toBe(10);
+    for (const [name, deployment] of named(minimal, 'Deployment')) {
+      expect(budgets.get(name)!.spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: deployment.spec.selector.matchLabels } });
+    }
+  });
+
+  it('scales the services asked for on CPU (HPA), their Deployments without a fixed replica count', () => {
+    const scalers = named(everything, 'HorizontalPodAutoscaler');
+    expect([...scalers.keys()].sort()).toEqual(['r-transcoder', 'r-webhooks']);
+    expect(scalers.get('r-transcoder')!.spec).toEqual({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'r-transcoder' },
+      minReplicas: 1,
+      maxReplicas: 8,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+    });
+    const deployments = named(everything, 'Deployment');
+    expect(deployments.get('r-transcoder')!.spec.replicas).toBeUndefined();
+    expect(deployments.get('r-assets')!.spec.replicas).toBe(1);
+    expect(named(minimal, 'HorizontalPodAutoscaler').size).toBe(0);
+  });
+
+  it('opens gRPC to the release’s pods only, and the front doors and metrics to everyone (NetworkPolicy)', () => {
+    const policies = named(everything, 'NetworkPolicy');
+    expect(policies.size).toBe(10);
+    const releasePods = [{ podSelector: { matchLabels: { 'app.kubernetes.io/instance': 'r' } } }];
+    expect(policies.get('r-assets')!.spec.ingress).toEqual([
+      { from: releasePods, ports: [{ port: 50051, protocol: 'TCP' }] },
+      { ports: [{ port: 9464, protocol: 'TCP' }] },
+    ]);
+    expect(policies.get('r-gateway')!.spec.ingress).toEqual([
+      {
+        ports: [
+          { port: 8080, protocol: 'TCP' },
+          { port: 9464, protocol: 'TCP' },
+        ],
+      },
+    ]);
+    expect(policies.get('r-live')!.spec.ingress[1]).toEqual({
+      ports: [
+        { port: 1935, protocol: 'TCP' },
+        { port: 6001, protocol: 'UDP' },
+        { port: 9464, protocol: 'TCP' },
+      ],
+    });
+    expect(policies.get('r-live')!.spec.policyTypes).toEqual(['Ingress']);
+    expect(named(minimal, 'NetworkPolicy').size).toBe(0);
+  });
+});
