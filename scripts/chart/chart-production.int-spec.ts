@@ -125,4 +125,17 @@ describe('the chart for production', () => {
     expect(policies.get('r-live')!.spec.policyTypes).toEqual(['Ingress']);
     expect(named(minimal, 'NetworkPolicy').size).toBe(0);
   });
+
+  it.each([
+    [['--set', 'services.transcoder.replica=2'], 'services.transcoder: Additional property replica is not allowed'],
+    [['--set-string', 'services.assets.replicas=two'], 'services.assets.replicas: Invalid type. Expected: integer, given: string'],
+    [['--set', 'autoscaling.transcoder.minReplicas=2'], 'autoscaling.transcoder: maxReplicas is required'],
+    [['--set', 'config.kafkaBrokers=kafka'], 'config.kafkaBrokers: Does not match pattern'],
+    [['--set', 'metrics.port=70000'], 'metrics.port: Must be less than or equal to 65535'],
+    [['--set', 'services.live.serviceType=Public'], 'services.live.serviceType: services.live.serviceType must be one of the following'],
+  ])('refuses bad values with a message naming them (values.schema.json): %j', (args, message) => {
+    const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', 'minimal-values.yaml'), ...args], { encoding: 'utf8' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(message);
+  });
 });
