@@ -14,8 +14,8 @@ const CHART = path.join(ROOT, 'charts/video-platform');
 type Obj = { kind: string; metadata: { name: string }; spec?: any; rules?: any; roleRef?: any; subjects?: any; automountServiceAccountToken?: boolean };
 
 let helm: string;
-function render(values: string): Obj[] {
-  const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', values)], { encoding: 'utf8' });
+function render(values: string, extra: string[] = []): Obj[] {
+  const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', values), ...extra], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   return parseAllDocuments(r.stdout)
     .map((d) => d.toJS() as Obj)
@@ -85,7 +85,8 @@ describe('the chart for production', () => {
   });
 
   it('scales the services asked for on CPU (HPA), their Deployments without a fixed replica count', () => {
-    const scalers = named(everything, 'HorizontalPodAutoscaler');
+    const cpuOnly = render('everything-values.yaml', ['--set', 'keda.enabled=false']);
+    const scalers = named(cpuOnly, 'HorizontalPodAutoscaler');
     expect([...scalers.keys()].sort()).toEqual(['r-transcoder', 'r-webhooks']);
     expect(scalers.get('r-transcoder')!.spec).toEqual({
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'r-transcoder' },
@@ -93,10 +94,53 @@ describe('the chart for production', () => {
       maxReplicas: 8,
       metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
     });
-    const deployments = named(everything, 'Deployment');
+    const deployments = named(cpuOnly, 'Deployment');
     expect(deployments.get('r-transcoder')!.spec.replicas).toBeUndefined();
     expect(deployments.get('r-assets')!.spec.replicas).toBe(1);
     expect(named(minimal, 'HorizontalPodAutoscaler').size).toBe(0);
+  });
+
+  it('with KEDA, scales the transcoder on its job queue in Postgres instead of CPU', () => {
+    const [scaled, ...others] = everything.filter((o) => o.kind === 'ScaledObject');
+    expect(others).toEqual([]);
+    expect(scaled.metadata.name).toBe('r-transcoder');
+    expect(scaled.spec).toEqual({
+      scaleTargetRef: { name: 'r-transcoder' },
+      minReplicaCount: 1,
+      maxReplicaCount: 10,
+      pollingInterval: 15,
+      triggers: [
+        {
+          type: 'postgresql',
+          metadata: {
+            connectionFromEnv: 'DATABASE_URL',
+            query: `SELECT count(*) FROM "transcoder"."jobs" WHERE "status" IN ('queued', 'running', 'playable')`,
+            targetQueryValue: '2',
+          },
+        },
+      ],
+    });
+    // KEDA owns its replica count: no HPA of ours for it, none fixed
+    expect([...named(everything, 'HorizontalPodAutoscaler').keys()]).toEqual(['r-webhooks']);
+    expect(named(everything, 'Deployment').get('r-transcoder')!.spec.replicas).toBeUndefined();
+  });
+
+  it('routes each front-door host to its Service port (Ingress), with TLS', () => {
+    const [ingress] = everything.filter((o) => o.kind === 'Ingress');
+    const backend = (service: string, port: string) => ({ service: { name: service, port: { name: port } } });
+    expect(ingress.spec.ingressClassName).toBe('nginx');
+    expect(ingress.spec.rules).toEqual(
+      expect.arrayContaining([
+        { host: 'api.video.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('r-gateway', 'http') }] } },
+        { host: 'stream.video.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('r-playback-auth', 'stream') }] } },
+        { host: 'image.video.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('r-playback-auth', 'image') }] } },
+        { host: 'upload.video.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('r-uploads', 'upload') }] } },
+        { host: 'litix.video.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('r-analytics', 'collector') }] } },
+      ]),
+    );
+    expect(ingress.spec.rules).toHaveLength(5);
+    expect(ingress.spec.tls).toEqual([{ secretName: 'video-tls', hosts: expect.arrayContaining(['api.video.example']) }]);
+    expect(minimal.some((o) => o.kind === 'Ingress' || o.kind === 'ScaledObject')).toBe(false);
   });
 
   it('opens gRPC to the release’s pods only, and the front doors and metrics to everyone (NetworkPolicy)', () => {

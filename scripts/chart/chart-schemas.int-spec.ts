@@ -37,8 +37,8 @@ describe('the chart against Kubernetes schemas (helm lint, kubeconform)', () => 
 
   const validate = (file: string): KubeconformReport => {
     const location = `${schemas}/{{ .NormalizedKubernetesVersion }}-local{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json`;
-    // the prometheus-operator's ServiceMonitor is a CRD: no schema of Kubernetes' own (its shape is checked below)
-    const args = ['-strict', '-summary', '-verbose', '-output', 'json', '-skip', 'ServiceMonitor', '-kubernetes-version', KUBERNETES_VERSION];
+    // the prometheus-operator's ServiceMonitor and KEDA's ScaledObject are CRDs: no schema of Kubernetes' own (their shapes are tested)
+    const args = ['-strict', '-summary', '-verbose', '-output', 'json', '-skip', 'ServiceMonitor,ScaledObject', '-kubernetes-version', KUBERNETES_VERSION];
     const r = spawnSync(kubeconform, [...args, '-schema-location', location, file], { encoding: 'utf8' });
     return JSON.parse(r.stdout) as KubeconformReport;
   };
@@ -63,9 +63,11 @@ describe('the chart against Kubernetes schemas (helm lint, kubeconform)', () => 
     fs.writeFileSync(file, render(values));
     const report = validate(file);
     const documents = parseAllDocuments(fs.readFileSync(file, 'utf8')).filter((d) => d.contents !== null);
-    const monitors = documents.filter((d) => (d.toJS() as { kind: string }).kind === 'ServiceMonitor').length;
+    const monitors = documents.filter((d) => ['ServiceMonitor', 'ScaledObject'].includes((d.toJS() as { kind: string }).kind)).length;
     expect(report.summary).toEqual({ valid: documents.length - monitors, invalid: 0, errors: 0, skipped: monitors });
-    expect(report.resources.filter((r) => r.status !== 'statusValid' && !(r.kind === 'ServiceMonitor' && r.status === 'statusSkipped'))).toEqual([]);
+    expect(
+      report.resources.filter((r) => r.status !== 'statusValid' && !(['ServiceMonitor', 'ScaledObject'].includes(r.kind) && r.status === 'statusSkipped')),
+    ).toEqual([]);
   });
 
   it('with an existing Secret, renders no Secret and no credential in a ConfigMap', () => {
