@@ -47,6 +47,8 @@ export const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   DATA_DIR: z.string().min(1).default('./.data'),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  // unset: json with the production adapters (KAFKA_BROKERS set), text otherwise
+  LOG_FORMAT: z.enum(['text', 'json']).optional(),
 
   ACCESS_TOKEN_ID: optionalText,
   ACCESS_TOKEN_SECRET: optionalText,

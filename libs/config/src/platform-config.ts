@@ -41,6 +41,8 @@ export interface PlatformConfig {
   };
   dataDir: string;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** LOG_FORMAT: `json` (one object per line, with the service and the request id) or `text`; default json in production mode. */
+  logFormat: 'text' | 'json';
   bootstrapToken?: { id: string; secret: string };
   webhook?: { url: string; secret: string };
   /** Undefined means embedded PGlite. */
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     },
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (e.KAFKA_BROKERS ? 'json' : 'text'),
     bootstrapToken: e.ACCESS_TOKEN_ID && e.ACCESS_TOKEN_SECRET ? { id: e.ACCESS_TOKEN_ID, secret: e.ACCESS_TOKEN_SECRET } : undefined,
     webhook: e.WEBHOOK_URL && e.WEBHOOK_SECRET ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET } : undefined,
     databaseUrl: e.DATABASE_URL,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { GrpcOptions, Transport } from '@nestjs/microservices';
 import { PlatformConfig, ServiceName } from '@platform/config';
 import { HEALTH_PROTO, PROTO_LOADER_OPTIONS, PROTO_ROOT, SERVICE_PROTOS } from '@platform/proto';
+import { requestIdClientInterceptor } from './request-context';
 
 function protoFiles(name: ServiceName): { packages: string[]; files: string[] } {
   const own = SERVICE_PROTOS[name];
@@ -40,6 +41,13 @@ export function grpcClientOptions(name: ServiceName, config: PlatformConfig): Gr
   const { packages, files } = protoFiles(name);
   return {
     transport: Transport.GRPC,
-    options: { url: config.grpcUrls[name], package: packages, protoPath: files, loader: PROTO_LOADER_OPTIONS, channelOptions: { ...GRPC_CHANNEL_OPTIONS } },
+    options: {
+      url: config.grpcUrls[name],
+      package: packages,
+      protoPath: files,
+      loader: PROTO_LOADER_OPTIONS,
+      // grpc-js takes client interceptors with the channel options: calls carry the request's id
+      channelOptions: { ...GRPC_CHANNEL_OPTIONS, interceptors: [requestIdClientInterceptor] },
+    },
   };
 }

@@ -13,3 +13,5 @@ export * from './placeholder.module';
 export * from './listen-http';
 export * from './express-adapter';
 export * from './async-resource-bind';
+export * from './request-context';
+export * from './platform-logger';

@@ -1,21 +1,16 @@
 import type { Server } from 'node:http';
-import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PlatformConfig, ServiceName } from '@platform/config';
 import { httpMetrics, startMetricsServer } from '@platform/metrics';
 import { GrpcExceptionFilter } from './grpc-exception.filter';
 import { GrpcMetricsInterceptor } from './grpc-metrics.interceptor';
+import { PlatformLogger } from './platform-logger';
+import { RequestContextInterceptor } from './request-context.interceptor';
 import { grpcServerOptions } from './grpc-options';
 import { PrototypedExpressAdapter } from './express-adapter';
 import { drainHttpOnClose } from './http-drain';
 import { applyHttpServerTimeouts, HttpServerTimeouts } from './http-server-timeouts';
 import { listenHttp, listenHttpAlso } from './listen-http';
-
-const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
-
-export function logLevels(config: PlatformConfig): LogLevel[] {
-  return LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1);
-}
 
 type RootModule = Parameters<typeof NestFactory.createMicroservice>[0];
 
@@ -40,17 +35,20 @@ export async function startGrpcService(
 ): Promise<Closable> {
   if (config.metricsPort > 0) await startMetricsServer(config.metricsPort, config.host);
   if (!http) {
-    const app = await NestFactory.createMicroservice(module, { ...grpcServerOptions(name, config), logger: logLevels(config) });
+    const app = await NestFactory.createMicroservice(module, { ...grpcServerOptions(name, config), logger: new PlatformLogger(name, config) });
     app.useGlobalFilters(new GrpcExceptionFilter());
-    app.useGlobalInterceptors(new GrpcMetricsInterceptor(name));
+    app.useGlobalInterceptors(new RequestContextInterceptor(name), new GrpcMetricsInterceptor(name));
     await app.listen();
     return app;
   }
-  const app = await NestFactory.create(module, new PrototypedExpressAdapter(), { logger: logLevels(config), bodyParser: http.bodyParser ?? true });
+  const app = await NestFactory.create(module, new PrototypedExpressAdapter(), {
+    logger: new PlatformLogger(name, config),
+    bodyParser: http.bodyParser ?? true,
+  });
   app.use(httpMetrics(name));
   // connectMicroservice initializes the gRPC side at once, so its filter must come from the app
   app.useGlobalFilters(new GrpcExceptionFilter());
-  app.useGlobalInterceptors(new GrpcMetricsInterceptor(name));
+  app.useGlobalInterceptors(new RequestContextInterceptor(name), new GrpcMetricsInterceptor(name));
   app.connectMicroservice(grpcServerOptions(name, config), { inheritAppConfig: true });
   await app.startAllMicroservices();
   applyHttpServerTimeouts(app.getHttpServer() as Server, http);
