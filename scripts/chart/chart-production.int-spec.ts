@@ -10,7 +10,6 @@ import { parseAllDocuments } from 'yaml';
 const ROOT = path.resolve(__dirname, '../..');
 const CHART = path.join(ROOT, 'charts/video-platform');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = { kind: string; metadata: { name: string }; spec?: any; rules?: any; roleRef?: any; subjects?: any; automountServiceAccountToken?: boolean };
 
 let helm: string;
