@@ -56,11 +56,15 @@ export function mediaProcessesNaming(needle: string): string[] {
   return out.split('\n').filter((l) => /ff(mpeg|probe)/.test(l) && l.includes(needle));
 }
 
-/** Waits until the ladder's ffmpeg (libx264, working in the job's scratch folder) runs. */
-export async function ladderEncoding(jobId: string, timeoutMs = 120_000): Promise<void> {
+/**
+ * Waits until the ladder's ffmpeg (libx264, working in the job's scratch folder) runs: true. With `ended`,
+ * false as soon as it says the job ended instead (a claim past the last attempt gives up without encoding).
+ */
+export async function ladderEncoding(jobId: string, timeoutMs = 120_000, ended?: () => Promise<boolean>): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (mediaProcessesNaming(jobId).some((p) => p.includes('libx264'))) return;
+    if (mediaProcessesNaming(jobId).some((p) => p.includes('libx264'))) return true;
+    if (ended && (await ended())) return false;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no ladder ffmpeg of job ${jobId} ever ran`);
