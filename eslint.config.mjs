@@ -23,7 +23,16 @@ export default tseslint.config(
     // Tests read parsed JSON (API bodies, documents, probe output) whose honest type is `any`, and
     // fake async interfaces with plain values: the unsafe-any and require-await rules would only add
     // casts there. Every other rule, no-floating-promises first, holds in tests as in the code.
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.contract.ts', 'e2e/**/*.ts', '**/src/testing/**/*.ts', 'libs/testing/**/*.ts'],
+    files: [
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.cluster-spec.ts',
+      '**/*.e2e-spec.ts',
+      '**/*.contract.ts',
+      'e2e/**/*.ts',
+      '**/src/testing/**/*.ts',
+      'libs/testing/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -99,11 +99,10 @@ describe('the chart for production', () => {
     expect(named(minimal, 'HorizontalPodAutoscaler').size).toBe(0);
   });
 
-  it('with KEDA, scales the transcoder on its job queue in Postgres instead of CPU', () => {
-    const [scaled, ...others] = everything.filter((o) => o.kind === 'ScaledObject');
-    expect(others).toEqual([]);
-    expect(scaled.metadata.name).toBe('r-transcoder');
-    expect(scaled.spec).toEqual({
+  it('with KEDA, scales the transcoder on its job queue and the webhooks on their consumer lag and due deliveries, instead of CPU', () => {
+    const scaled = named(everything, 'ScaledObject');
+    expect([...scaled.keys()].sort()).toEqual(['r-transcoder', 'r-webhooks']);
+    expect(scaled.get('r-transcoder')!.spec).toEqual({
       scaleTargetRef: { name: 'r-transcoder' },
       minReplicaCount: 1,
       maxReplicaCount: 10,
@@ -119,9 +118,30 @@ describe('the chart for production', () => {
         },
       ],
     });
-    // KEDA owns its replica count: no HPA of ours for it, none fixed
-    expect([...named(everything, 'HorizontalPodAutoscaler').keys()]).toEqual(['r-webhooks']);
+    expect(scaled.get('r-webhooks')!.spec).toEqual({
+      scaleTargetRef: { name: 'r-webhooks' },
+      minReplicaCount: 1,
+      maxReplicaCount: 5,
+      pollingInterval: 15,
+      triggers: [
+        // the consumer group as the cluster names it: KAFKA_NAMESPACE prefixes every group
+        { type: 'kafka', metadata: { bootstrapServers: 'kafka-0.kafka:9092', consumerGroup: 'staging.webhooks', lagThreshold: '100' } },
+        {
+          type: 'postgresql',
+          metadata: {
+            connectionFromEnv: 'DATABASE_URL',
+            query: `SELECT count(*) FROM "webhooks"."deliveries" WHERE "status" = 'pending' AND "next_attempt_at" <= now()`,
+            targetQueryValue: '50',
+          },
+        },
+      ],
+    });
+    const unprefixed = named(render('everything-values.yaml', ['--set', 'config.kafkaNamespace=']), 'ScaledObject');
+    expect((unprefixed.get('r-webhooks')!.spec.triggers as Array<{ metadata: { consumerGroup?: string } }>)[0].metadata.consumerGroup).toBe('webhooks');
+    // KEDA owns their replica counts: no HPA of ours for them, none fixed
+    expect([...named(everything, 'HorizontalPodAutoscaler').keys()]).toEqual([]);
     expect(named(everything, 'Deployment').get('r-transcoder')!.spec.replicas).toBeUndefined();
+    expect(named(everything, 'Deployment').get('r-webhooks')!.spec.replicas).toBeUndefined();
   });
 
   it('routes each front-door host to its Service port (Ingress), with TLS', () => {

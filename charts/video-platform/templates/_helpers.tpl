@@ -100,7 +100,7 @@ upgrades so grants in flight stay valid), else a new random one.
 {{- end -}}
 {{- end -}}
 
-{{/* "true" when an autoscaler (an HPA of autoscaling.<name>, or KEDA for the transcoder) sets the replica count. Takes (dict "root" $ "name" <service>). */}}
+{{/* "true" when an autoscaler (an HPA of autoscaling.<name>, or KEDA for the transcoder and the webhooks) sets the replica count. Takes (dict "root" $ "name" <service>). */}}
 {{- define "vp.autoscaled" -}}
-{{- if or (hasKey .root.Values.autoscaling .name) (and .root.Values.keda.enabled (eq .name "transcoder")) -}}true{{- end -}}
+{{- if or (hasKey .root.Values.autoscaling .name) (and .root.Values.keda.enabled (has .name (list "transcoder" "webhooks"))) -}}true{{- end -}}
 {{- end -}}

@@ -15,6 +15,20 @@ export async function eventually(check: () => void, timeoutMs = 15_000): Promise
   }
 }
 
+/** As `eventually`, for checks that must await. */
+export async function eventuallyAsync(check: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** A handler that keeps what it is given. */
 export function collectInto<T>(list: T[], pick: (event: PlatformEvent, info: DeliveryInfo) => T): EventHandler {
   return (event, info) => {
@@ -194,6 +208,33 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       await bus.publish(topic, 'early', event);
       await bus.start();
       await eventually(() => expect(got).toEqual([event.id]), timeoutMs);
+    });
+
+    it("reports a group's lag per topic: events published and not handled yet, 0 once handled", async () => {
+      const [topic, quiet] = [unique(), unique()];
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const handled: string[] = [];
+      await bus.subscribe({
+        group: 'lagging',
+        topics: [topic, quiet],
+        handle: async (event) => {
+          await gate;
+          handled.push(event.id);
+        },
+      });
+      await bus.start();
+      for (let n = 0; n < 3; n++) await bus.publish(topic, 'same-key', sampleEvent('obj-lag', n));
+      const lagOf = async () => (await bus.consumerLag()).filter((l) => l.group === 'lagging').sort((a, b) => a.topic.localeCompare(b.topic));
+      const expected = (lag: number) =>
+        [
+          { group: 'lagging', topic, lag },
+          { group: 'lagging', topic: quiet, lag: 0 },
+        ].sort((a, b) => a.topic.localeCompare(b.topic));
+      expect(await lagOf()).toEqual(expected(3));
+      release();
+      await eventually(() => expect(handled).toHaveLength(3), timeoutMs);
+      await eventuallyAsync(async () => expect(await lagOf()).toEqual(expected(0)), timeoutMs);
     });
   });
 }

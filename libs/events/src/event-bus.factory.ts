@@ -1,12 +1,14 @@
 import { PlatformConfig } from '@platform/config';
+import { platformMetrics } from '@platform/metrics';
 import { EventBus } from './event-bus.port';
 import { InProcessBus } from './in-process-bus';
 
 let processBus: EventBus | undefined;
+let stopLagMetric: (() => void) | undefined;
 
 /**
  * The one bus of this process: Kafka when KAFKA_BROKERS is set, otherwise in-process
- * (shared by every service of the embedded process).
+ * (shared by every service of the embedded process). Its consumer lag is served as `bus_consumer_lag`.
  */
 export function getEventBus(config: PlatformConfig): EventBus {
   if (!processBus) {
@@ -17,6 +19,10 @@ export function getEventBus(config: PlatformConfig): EventBus {
     } else {
       processBus = new InProcessBus(config.eventMaxAttempts);
     }
+    const bus = processBus;
+    stopLagMetric = platformMetrics.consumerLag(async () =>
+      (await bus.consumerLag()).map(({ group, topic, lag }) => ({ labels: { group, topic }, value: lag })),
+    );
   }
   return processBus;
 }
@@ -25,5 +31,7 @@ export function getEventBus(config: PlatformConfig): EventBus {
 export async function closeEventBus(): Promise<void> {
   const bus = processBus;
   processBus = undefined;
+  stopLagMetric?.();
+  stopLagMetric = undefined;
   await bus?.close();
 }

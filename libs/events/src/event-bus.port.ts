@@ -32,6 +32,13 @@ export interface DeliveryInfo {
   deadLetter?: DeadLetterInfo;
 }
 
+/** How far a consumer group is behind on one topic: events published and not yet handled. */
+export interface ConsumerLag {
+  group: string;
+  topic: string;
+  lag: number;
+}
+
 export type EventHandler = (event: PlatformEvent, info: DeliveryInfo) => Promise<void>;
 
 export interface Subscription {
@@ -62,6 +69,11 @@ export interface EventBus {
   /** Resolves once the broker holds the event (not once consumers have handled it). */
   publish(topic: string, key: string, event: PlatformEvent): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
+  /**
+   * The lag of every group subscribed through this bus, per topic it reads, in the platform's names. Kafka: the partitions' end offsets minus the group's committed offsets; in process:
+   * the events queued or being handled.
+   */
+  consumerLag(): Promise<ConsumerLag[]>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { platformMetrics } from '@platform/metrics';
 import { Logger } from '@nestjs/common';
-import { DEAD_LETTER_SUFFIX, DeadLetterInfo, DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
+import { ConsumerLag, DEAD_LETTER_SUFFIX, DeadLetterInfo, DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
 import { checkEnvelope, DEAD_LETTER_REASON, errorText } from './event-envelope';
 import { retryDelayMs, sleep } from './retry-policy';
 
@@ -18,6 +18,7 @@ class Group {
   /** The topics of all members, kept as members join: routing asks for it on every publish. */
   readonly topics = new Set<string>();
   private readonly queue: Message[] = [];
+  private delivering: Message | undefined;
   private draining: Promise<void> | undefined;
 
   constructor(
@@ -44,6 +45,12 @@ class Group {
     });
   }
 
+  /** Events queued or being handled, per topic of the group. */
+  lag(): ConsumerLag[] {
+    const pending = this.delivering ? [this.delivering, ...this.queue] : this.queue;
+    return [...this.topics].map((topic) => ({ group: this.name, topic, lag: pending.filter((m) => m.topic === topic).length }));
+  }
+
   idle(): Promise<void> {
     return this.draining ?? Promise.resolve();
   }
@@ -51,7 +58,8 @@ class Group {
   private async drain(): Promise<void> {
     for (let message = this.queue.shift(); message; message = this.queue.shift()) {
       if (this.bus.closed) return;
-      await this.deliver(message);
+      this.delivering = message;
+      await this.deliver(message).finally(() => (this.delivering = undefined));
     }
   }
 
@@ -124,6 +132,10 @@ export class InProcessBus implements EventBus {
     }
     group.join(subscription);
     return Promise.resolve();
+  }
+
+  consumerLag(): Promise<ConsumerLag[]> {
+    return Promise.resolve([...this.groups.values()].flatMap((g) => g.lag()));
   }
 
   /** Resolves when every group has handled everything published so far (tests, shutdown). */

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Admin, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
-import { EventBus, PlatformEvent, Subscription } from './event-bus.port';
+import { ConsumerLag, EventBus, PlatformEvent, Subscription } from './event-bus.port';
 import { deadLetterTopicOf, errorText, eventHeaders, isDeadLetterTopic } from './kafka-envelope';
 import { nestLogCreator } from './kafka-logger';
 import { KafkaSubscriber, RawMessage } from './kafka-subscriber';
@@ -31,6 +31,8 @@ export class KafkaBus implements EventBus {
   private readonly kafka: Kafka;
   private readonly topics: KafkaTopics;
   private readonly subscribers: KafkaSubscriber[] = [];
+  /** As the cluster names them. */
+  private readonly subscriptions: Array<{ group: string; topics: string[] }> = [];
   private producer: Promise<Producer> | undefined;
   private admin: Promise<Admin> | undefined;
   private started = false;
@@ -77,7 +79,32 @@ export class KafkaBus implements EventBus {
       produce: (topic, message) => this.produce(topic, message),
     });
     this.subscribers.push(subscriber);
+    this.subscriptions.push({ group: subscription.group, topics: subscription.topics });
     if (this.started) await subscriber.start();
+  }
+
+  /** End offsets minus committed offsets, per group and topic (a group that committed nothing yet: minus the start). */
+  async consumerLag(): Promise<ConsumerLag[]> {
+    this.assertOpen();
+    const admin = await this.connectedAdmin();
+    const lags: ConsumerLag[] = [];
+    for (const { group, topics } of this.subscriptions) {
+      const committed = await admin.fetchOffsets({ groupId: group, topics });
+      for (const { topic, partitions } of committed) {
+        const ends = await admin.fetchTopicOffsets(topic);
+        const lag = ends.reduce((sum, end) => {
+          const offset = Number(partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
+          return sum + Number(end.high) - (offset >= 0 ? offset : Number(end.low));
+        }, 0);
+        lags.push({ group: this.local(group), topic: this.local(topic), lag });
+      }
+    }
+    return lags;
+  }
+
+  private local(name: string): string {
+    const prefix = this.options.namespace ? `${this.options.namespace}.` : '';
+    return prefix && name.startsWith(prefix) ? name.slice(prefix.length) : name;
   }
 
   /** The cluster's name of a topic or group. */

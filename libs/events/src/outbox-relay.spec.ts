@@ -37,6 +37,7 @@ function recordingBus(): EventBus & { published: string[] } {
     published,
     start: () => Promise.resolve(),
     subscribe: () => Promise.resolve(),
+    consumerLag: () => Promise.resolve([]),
     close: () => Promise.resolve(),
     publish: (_topic: string, key: string) => {
       published.push(key);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 import { eventually } from './event-bus.contract';
-import { DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
+import { ConsumerLag, DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
 import { topicOf } from './event-registry';
 import { EventShapeError } from './event-validation';
 import { InProcessBus } from './in-process-bus';
@@ -51,6 +51,9 @@ class RecordingBus implements EventBus {
 
   async start(): Promise<void> {}
   async subscribe(_subscription: Subscription): Promise<void> {}
+  async consumerLag(): Promise<ConsumerLag[]> {
+    return [];
+  }
   async close(): Promise<void> {}
 
   async publish(topic: string, key: string, event: PlatformEvent): Promise<void> {
@@ -284,6 +287,7 @@ describe('transactional outbox on Postgres', () => {
       ...kafka,
       start: () => kafka.start(),
       subscribe: (s) => kafka.subscribe(s),
+      consumerLag: () => kafka.consumerLag(),
       close: () => kafka.close(),
       publish: (_t, key, e) => kafka.publish(topic, key, e),
     };

@@ -4,6 +4,7 @@ import { Counter, Registry } from 'prom-client';
 import { httpMetrics } from './http-metrics';
 import { addMetricsSource, MetricsServer, metricsText, startMetricsServer } from './metrics-server';
 import { platformMetrics } from './platform-metrics';
+import { observeGauge } from './registry';
 
 describe('the metrics of a process', () => {
   let server: MetricsServer;
@@ -49,5 +50,20 @@ describe('the metrics of a process', () => {
     );
     addMetricsSource(() => other.getMetricsAsJSON());
     expect(await metricsText()).toContain('http_requests_total{service="gateway",method="GET",route="/healthz",status="200"} 7');
+  });
+
+  it('reads an observed gauge at scrape time from every source; a failing source adds nothing; a stopped one is not read', async () => {
+    let depth = 4;
+    const stopQueue = observeGauge('test_queue_jobs', 'queued', ['phase'], () => Promise.resolve([{ labels: { phase: 'ladder' }, value: depth }]));
+    const stopOther = observeGauge('test_queue_jobs', 'queued', ['phase'], () => Promise.resolve([{ labels: { phase: 'ingest' }, value: 1 }]));
+    const stopBroken = observeGauge('test_queue_jobs', 'queued', ['phase'], () => Promise.reject(new Error('database gone')));
+    expect(await metricsText()).toMatch(/^test_queue_jobs\{phase="ladder"\} 4$/m);
+    depth = 9;
+    const text = await metricsText();
+    expect(text.split('\n').filter((l) => l.startsWith('test_queue_jobs'))).toEqual(['test_queue_jobs{phase="ladder"} 9', 'test_queue_jobs{phase="ingest"} 1']);
+    stopOther();
+    stopQueue();
+    stopBroken();
+    expect((await metricsText()).split('\n').filter((l) => l.startsWith('test_queue_jobs'))).toEqual([]);
   });
 });

@@ -27,3 +27,45 @@ export function histogram<L extends string>(name: string, help: string, labelNam
     new Histogram({ name, help, labelNames, registers: [registry], buckets: buckets ?? [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] })
   );
 }
+
+export interface ObservedSeries<L extends string> {
+  labels: Partial<Record<L, string>>;
+  value: number;
+}
+type SeriesReader = () => Promise<Array<ObservedSeries<string>>>;
+const observedSources = new Map<string, Set<SeriesReader>>();
+
+/**
+ * A gauge whose series are read at scrape time from every source observing it in this process (the
+ * embedded process runs several services); a source that fails to answer adds nothing. Returns the
+ * function that stops this source being read (call it at shutdown).
+ */
+export function observeGauge<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: () => Promise<Array<ObservedSeries<L>>>,
+): () => void {
+  let sources = observedSources.get(name);
+  if (!sources) {
+    const all = new Set<SeriesReader>();
+    sources = all;
+    observedSources.set(name, all);
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const answers = await Promise.allSettled([...all].map((source) => source()));
+        for (const answer of answers) {
+          if (answer.status === 'fulfilled') for (const s of answer.value) this.set(s.labels as Partial<Record<L, string>>, s.value);
+        }
+      },
+    });
+  }
+  const source: SeriesReader = read;
+  sources.add(source);
+  return () => sources.delete(source);
+}

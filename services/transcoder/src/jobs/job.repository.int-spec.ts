@@ -82,6 +82,25 @@ describe.each(backends)('JobRepository on %s', (_name, start) => {
     expect(job!.createdAt).toBeInstanceOf(Date);
   });
 
+  it('counts the open jobs by phase and status (the queue depth metric), leaving out finished ones', async () => {
+    await drain();
+    expect(await jobsA.openCounts()).toEqual([]);
+    for (let n = 0; n < 3; n++) await jobsA.enqueue(newId(), newId());
+    const claimed = await jobsB.claim('w1', 60, 'ingest');
+    expect(await jobsA.openCounts()).toEqual([
+      { phase: 'ingest', status: 'queued', count: 2 },
+      { phase: 'ingest', status: 'running', count: 1 },
+    ]);
+    await jobsB.advanceToLadder(claimed!.id, 'w1', null);
+    const done = await jobsA.claim('w2', 60, 'ingest');
+    await jobsA.finish(done!.id, 'w2', 'done', null);
+    expect(await jobsA.openCounts()).toEqual([
+      { phase: 'ingest', status: 'queued', count: 1 },
+      { phase: 'ladder', status: 'queued', count: 1 },
+    ]);
+    await drain();
+  });
+
   it('never gives the same job to two workers claiming at the same time', async () => {
     await drain();
     const ids = Array.from({ length: 12 }, () => newId());

@@ -166,6 +166,14 @@ export class JobRepository {
     return new Set(rows.map((r) => r.id));
   }
 
+  /** Open jobs counted by phase and status (the queue's depth). */
+  async openCounts(): Promise<Array<{ phase: string; status: string; count: number }>> {
+    const rows = await this.dataSource.query<Array<{ phase: string; status: string; count: string }>>(
+      `SELECT "phase", "status", count(*) AS "count" FROM ${JOBS} WHERE "status" IN ${OPEN} GROUP BY "phase", "status" ORDER BY 1, 2`,
+    );
+    return rows.map((r) => ({ phase: r.phase, status: r.status, count: Number(r.count) }));
+  }
+
   private rows(sql: string, params: unknown[], manager?: EntityManager): Promise<JobRow[]> {
     return queryRows<JobRow>(manager ?? this.dataSource, sql, params);
   }

@@ -7,6 +7,7 @@ import { AssetEventsConsumer, CONSUMER_GROUP } from './asset-events.consumer';
 import { JobRepository } from './job.repository';
 import { JobsGrpcController } from './jobs.grpc-controller';
 import { JobsService } from './jobs.service';
+import { QueueDepthMetric } from './queue-depth.metric';
 
 @Module({
   controllers: [JobsGrpcController],
@@ -14,6 +15,7 @@ import { JobsService } from './jobs.service';
     JobsService,
     JobRepository,
     AssetEventsConsumer,
+    QueueDepthMetric,
     { provide: ProcessedEvents, inject: [DataSource], useFactory: (dataSource: DataSource) => new ProcessedEvents(dataSource, SCHEMA, CONSUMER_GROUP) },
     // The process's bus (no EventsModule: this service has no outbox, it publishes nothing).
     { provide: EVENT_BUS, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => getEventBus(config) },

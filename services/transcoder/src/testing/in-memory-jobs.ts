@@ -101,6 +101,13 @@ export class InMemoryJobs implements Pick<JobRepository, keyof JobRepository> {
     return new Set(ids.filter((id) => OPEN_STATUSES.includes(this.rows.get(id)?.status ?? 'done')));
   }
 
+  async openCounts(): Promise<Array<{ phase: string; status: string; count: number }>> {
+    const counts = new Map<string, number>();
+    for (const j of this.rows.values())
+      if (OPEN_STATUSES.includes(j.status)) counts.set(`${j.phase} ${j.status}`, (counts.get(`${j.phase} ${j.status}`) ?? 0) + 1);
+    return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => ({ phase: key.split(' ')[0], status: key.split(' ')[1], count }));
+  }
+
   private lease(seconds: number): Date {
     return new Date(this.now + seconds * 1000);
   }
