@@ -76,7 +76,6 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
 
   it('answers routes of services not built yet with 501 and a clear message', async () => {
     for (const [method, path] of [
-      ['GET', '/video/v1/web-inputs'],
       ['GET', '/video/v1/spaces'],
       ['GET', '/video/v1/spaces/s1'],
     ] as const) {

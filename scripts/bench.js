@@ -14,9 +14,10 @@
 //     (bench-metrics; BENCH_METRICS_VIEWS to change; in a process of its own, after the platform has stopped)
 //   - live ladder: CPU per live session by LIVE_LADDER setting at 720p and 1080p, and the 1080p full-ladder sessions
 //     this machine keeps in real time (bench-ladder; in a process of its own, after the platform has stopped)
+//   - web inputs: CPU and memory of one capture job at 720p and 1080p, and launch → first frame (bench-web-inputs)
 // `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part;
 // `-- images` only the image part; `-- collector` only the collector and view builder part; `-- metrics` only the
-// metrics part; `-- ladder` only the live ladder part (these three do not start the platform).
+// metrics part; `-- ladder` only the live ladder part; `-- web-inputs` only the web inputs part (these do not start the platform).
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, spawnSync, execSync } = require('node:child_process');
@@ -36,6 +37,7 @@ const { benchApi, prepareApiSource } = require('./bench-api');
 const { benchCollectorAndViews } = require('./bench-views');
 const { benchMetrics } = require('./bench-metrics');
 const { benchLadder } = require('./bench-ladder');
+const { benchWebInputs } = require('./bench-web-inputs');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -90,6 +92,7 @@ async function main() {
   if (process.argv.includes('collector')) return benchCollectorAndViews();
   if (process.argv.includes('metrics')) return benchMetrics();
   if (process.argv.includes('ladder')) return benchLadder();
+  if (process.argv.includes('web-inputs')) return benchWebInputs();
   const apiOnly = process.argv.includes('api');
   const mp4Only = process.argv.includes('mp4');
   const imagesOnly = process.argv.includes('images');
@@ -210,6 +213,7 @@ async function main() {
   if (!skip('collector')) runPartAlone('collector');
   if (!skip('metrics')) runPartAlone('metrics');
   if (!skip('ladder')) runPartAlone('ladder');
+  if (!skip('web-inputs')) runPartAlone('web-inputs');
 }
 
 /** `node scripts/bench.js <part>` as a child (the build is done: BENCH_SKIP_BUILD). */

@@ -21,7 +21,7 @@ stop_infra() {
 trap stop_infra EXIT
 
 echo "== starting Postgres, Kafka, S3 (S3Proxy) and ClickHouse (chDB over HTTP), fetching helm, ffmpeg, Chromium, the speech recognizer and Schemathesis (background) while building"
-(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/clickhouse.sh start && bash scripts/infra/helm.sh && bash scripts/infra/kubeconform.sh && bash scripts/infra/k8s-schemas.sh && bash scripts/infra/k8s-crds.sh && bash scripts/infra/hadolint.sh && bash scripts/infra/skaffold-schema.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice && bash scripts/infra/schemathesis.sh) > .cache/infra-start.log 2>&1 &
+(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/clickhouse.sh start && bash scripts/infra/helm.sh && bash scripts/infra/kubeconform.sh && bash scripts/infra/k8s-schemas.sh && bash scripts/infra/k8s-crds.sh && bash scripts/infra/hadolint.sh && bash scripts/infra/skaffold-schema.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/capture.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice && bash scripts/infra/schemathesis.sh) > .cache/infra-start.log 2>&1 &
 infra_pid=$!
 # The cluster's first build takes ~6 min of both cores: at nice 19 it only uses what the other steps leave
 # idle (the e2e runs wait on media and timers most of the time), and is needed only at the end.

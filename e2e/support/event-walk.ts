@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Mux from '@mux/mux-node';
 import { freePort } from '@platform/testing';
+import { api } from './context';
 import { Encoder, eventually, pushRtmp, receiveRtmp, RtmpReceiver } from './encoder';
 import { gatedTcpProxy, GatedFileServer, GatedProxy, serveGatedFiles } from './gates';
 import { segmentsListed } from './live-playlists';
@@ -47,6 +48,12 @@ export class EventWalk {
     await makeClip(this.dir, 'non-standard', { seconds: 2, width: 320, height: 240, fps: 25, videoCodec: 'mpeg4', audioCodec: 'libmp3lame', extension: 'mkv' });
     await makeClip(this.dir, 'standard', { seconds: 2, width: 320, height: 240, fps: 25 });
     fs.writeFileSync(path.join(this.dir, 'events.srt'), '1\n00:00:00,200 --> 00:00:01,500\nevents\n');
+    for (const [name, colour] of [
+      ['page.html', 'red'],
+      ['page2.html', 'green'],
+    ]) {
+      fs.writeFileSync(path.join(this.dir, name), `<!doctype html><html><body style="margin:0;background:${colour}"></body></html>`);
+    }
     this.files = await serveGatedFiles(this.dir);
   }
 
@@ -266,6 +273,35 @@ export class EventWalk {
     await states.until(target.id, (b) => b?.status === 'idle');
     await states.after(stream.id, () => mux.video.liveStreams.deleteSimulcastTarget(stream.id, target.id));
     await states.until(target.id, gone);
+    await mux.video.liveStreams.delete(stream.id);
+    await states.until(stream.id, gone);
+  }
+
+  /**
+   * A web input streaming into a live stream of its own (both watched): created, its url updated, launched
+   * (launching, then streaming once the ingest has the publish: the stream connected and active), shut down
+   * (idle; the stream idle at once with no reconnect window), deleted; the stream deleted.
+   */
+  async webInput(): Promise<void> {
+    const { mux, states } = this;
+    const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], reconnect_window: 0 });
+    states.watch('live', stream.id);
+    await states.until(stream.id, Boolean);
+    const body = { url: this.url('page.html'), live_stream_id: stream.id, resolution: '720x720', passthrough: 'events' };
+    const created = await api('POST', '/video/v1/web-inputs', { body });
+    if (created.status !== 201) throw new Error(`web input create: ${created.status} ${JSON.stringify(created.body)}`);
+    const id = String(created.body.data.id);
+    states.watch('web_input', id);
+    await states.until(id, Boolean);
+    await states.after(id, () => api('PUT', `/video/v1/web-inputs/${id}/url`, { body: { url: this.url('page2.html') } }));
+    await api('PUT', `/video/v1/web-inputs/${id}/launch`);
+    await states.until(id, (b) => b?.status === 'streaming', 60_000);
+    await states.until(stream.id, (b) => b?.status === 'active', 30_000);
+    await api('PUT', `/video/v1/web-inputs/${id}/shutdown`);
+    await states.until(id, (b) => b?.status === 'idle', 30_000);
+    await states.until(stream.id, (b) => b?.status === 'idle', 30_000);
+    await api('DELETE', `/video/v1/web-inputs/${id}`);
+    await states.until(id, gone);
     await mux.video.liveStreams.delete(stream.id);
     await states.until(stream.id, gone);
   }

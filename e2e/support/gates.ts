@@ -30,7 +30,9 @@ export async function serveGatedFiles(dir: string): Promise<GatedFileServer> {
     void (held.get(name) ?? Promise.resolve()).then(() => {
       const file = path.join(dir, path.basename(name));
       if (!name || !fs.existsSync(file)) return void res.writeHead(404).end('not found');
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': fs.statSync(file).size });
+      // pages as HTML (a web input's browser would download anything else), the rest as bytes
+      const type = file.endsWith('.html') ? 'text/html' : 'application/octet-stream';
+      res.writeHead(200, { 'content-type': type, 'content-length': fs.statSync(file).size });
       fs.createReadStream(file).pipe(res);
     });
   });

@@ -7,7 +7,7 @@ export interface ObservedState {
   lastSeen: number;
 }
 
-export type ObjectKind = 'asset' | 'upload' | 'live' | 'simulcast_target' | 'signing_key' | 'playback_restriction' | 'transcription_vocabulary';
+export type ObjectKind = 'asset' | 'upload' | 'live' | 'simulcast_target' | 'signing_key' | 'playback_restriction' | 'transcription_vocabulary' | 'web_input';
 
 const PATHS: Record<Exclude<ObjectKind, 'simulcast_target'>, string> = {
   asset: '/video/v1/assets/',
@@ -16,6 +16,7 @@ const PATHS: Record<Exclude<ObjectKind, 'simulcast_target'>, string> = {
   signing_key: '/system/v1/signing-keys/',
   playback_restriction: '/video/v1/playback-restrictions/',
   transcription_vocabulary: '/video/v1/transcription-vocabularies/',
+  web_input: '/video/v1/web-inputs/',
 };
 
 interface Watched {

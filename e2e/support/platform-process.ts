@@ -103,6 +103,8 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     // a today-so-far view export, rewritten every 2 s: the exports test reads the views it just made
     EXPORT_INCLUDE_TODAY: 'true',
     EXPORT_CHECK_MS: '2000',
+    // web inputs' browsers captured at 15 fps: two e2e platforms share two cores
+    CAPTURE_FPS: '15',
     ...extraEnv,
   };
   if (mode === 'production') {

@@ -9,3 +9,4 @@ export * from './simulcast-target';
 export * from './signing-key';
 export * from './playback-restriction';
 export * from './transcription-vocabulary';
+export * from './web-input';

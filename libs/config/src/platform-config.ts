@@ -28,6 +28,12 @@ export interface PlatformConfig {
    * when H.264/AAC, else transcoded); `full`: that plus the VOD ladder's lower rungs transcoded in real time.
    */
   liveLadder: 'passthrough' | 'full';
+  /**
+   * Web inputs' capture workers: the RTMP ingest they push to (CAPTURE_RTMP_URL, `rtmp://127.0.0.1:<RTMP_PORT>/app`
+   * by default; the chart points it at the live Service), their frame rate, and the Chromium they run
+   * (CHROMIUM_PATH, else `chromium`, `chromium-browser` or `google-chrome` on PATH).
+   */
+  capture: { rtmpUrl: string; fps: number; chromiumPath: string | undefined };
   /** UDP port of the SRT ingest. */
   srtPort: number;
   host: string;
@@ -146,6 +152,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     },
     rtmpPort: e.RTMP_PORT,
     liveLadder: e.LIVE_LADDER,
+    capture: {
+      rtmpUrl: (e.CAPTURE_RTMP_URL ?? `rtmp://127.0.0.1:${e.RTMP_PORT}/app`).replace(/\/+$/, ''),
+      fps: e.CAPTURE_FPS,
+      chromiumPath: e.CHROMIUM_PATH,
+    },
     srtPort: e.SRT_PORT,
     host: e.HOST,
     uploads: {

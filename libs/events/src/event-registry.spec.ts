@@ -11,7 +11,9 @@ type MuxData<T extends MuxType> = Extract<MuxEvent, { type: T }>['data'];
 
 /** Our own events, which Mux does not send as webhooks (its SDK has no type for them). */
 type PlatformOnly =
-  `system.signing_key.${'created' | 'deleted'}` | `video.${'playback_restriction' | 'transcription_vocabulary'}.${'created' | 'updated' | 'deleted'}`;
+  | `system.signing_key.${'created' | 'deleted'}`
+  | `video.${'playback_restriction' | 'transcription_vocabulary'}.${'created' | 'updated' | 'deleted'}`
+  | `video.web_input.${'created' | 'updated' | 'launching' | 'streaming' | 'idle' | 'deleted'}`;
 type MuxCovered = Exclude<EventType, PlatformOnly>;
 
 type Equal<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

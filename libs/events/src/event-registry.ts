@@ -9,6 +9,7 @@ import {
   trackEventSchema,
   transcriptionVocabularySchema,
   uploadSchema,
+  webInputSchema,
 } from '@platform/api-shapes';
 import { z } from 'zod';
 import { defineEvent, EventDefinition } from './event-definition';
@@ -30,6 +31,12 @@ export const EVENT_DEFINITIONS = [
   defineEvent('video.transcription_vocabulary.created', 'transcription_vocabulary', transcriptionVocabularySchema),
   defineEvent('video.transcription_vocabulary.updated', 'transcription_vocabulary', transcriptionVocabularySchema),
   defineEvent('video.transcription_vocabulary.deleted', 'transcription_vocabulary', transcriptionVocabularySchema),
+  defineEvent('video.web_input.created', 'web_input', webInputSchema),
+  defineEvent('video.web_input.updated', 'web_input', webInputSchema),
+  defineEvent('video.web_input.launching', 'web_input', webInputSchema),
+  defineEvent('video.web_input.streaming', 'web_input', webInputSchema),
+  defineEvent('video.web_input.idle', 'web_input', webInputSchema),
+  defineEvent('video.web_input.deleted', 'web_input', webInputSchema),
   defineEvent('video.asset.created', 'asset', assetSchema),
   defineEvent('video.asset.ready', 'asset', assetSchema),
   defineEvent('video.asset.errored', 'asset', assetSchema),

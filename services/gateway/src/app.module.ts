@@ -19,6 +19,7 @@ import { PlaybackIdsModule } from './playback-ids/playback-ids.module';
 import { PlaybackRestrictionsModule } from './playback-restrictions/playback-restrictions.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
+import { WebInputsModule } from './web-inputs/web-inputs.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { LiveStreamsModule } from './live-streams/live-streams.module';
 import { DataModule } from './data/data.module';
@@ -42,6 +43,7 @@ export class AppModule implements NestModule {
         SigningKeysModule,
         PlaybackRestrictionsModule,
         TranscriptionVocabulariesModule,
+        WebInputsModule,
         AssetsModule,
         PlaybackIdsModule,
         UploadsModule,

@@ -10,7 +10,7 @@ describe('routes of services not built yet', () => {
 
   it.each([
     ['POST', '/video/v1/spaces/s1/broadcasts/b1/start', 'Spaces are not implemented yet (service: spaces)'],
-    ['PUT', '/video/v1/web-inputs/w1/launch', 'Web inputs are not implemented yet (service: web-inputs)'],
+    ['DELETE', '/video/v1/spaces/s1', 'Spaces are not implemented yet (service: spaces)'],
   ])('%s %s → 501 naming the owner', async (method, path, message) => {
     const res = await gw.request(method, path, method === 'GET' ? {} : { body: {} });
     expect(res.status).toBe(501);

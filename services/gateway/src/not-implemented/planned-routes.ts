@@ -24,20 +24,6 @@ const r = (method: HttpMethod, path: string): PlannedRoute => ({ method, path })
  */
 export const PLANNED_RESOURCES: PlannedResource[] = [
   {
-    what: 'Web inputs',
-    owner: 'web-inputs',
-    routes: [
-      r('POST', '/video/v1/web-inputs'),
-      r('GET', '/video/v1/web-inputs'),
-      r('GET', '/video/v1/web-inputs/:WEB_INPUT_ID'),
-      r('DELETE', '/video/v1/web-inputs/:WEB_INPUT_ID'),
-      r('PUT', '/video/v1/web-inputs/:WEB_INPUT_ID/launch'),
-      r('PUT', '/video/v1/web-inputs/:WEB_INPUT_ID/shutdown'),
-      r('PUT', '/video/v1/web-inputs/:WEB_INPUT_ID/reload'),
-      r('PUT', '/video/v1/web-inputs/:WEB_INPUT_ID/url'),
-    ],
-  },
-  {
     what: 'Spaces',
     owner: 'spaces',
     routes: [

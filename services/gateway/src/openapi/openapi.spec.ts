@@ -77,7 +77,8 @@ describe('GET /openapi.json (generated from the controllers and their zod schema
   it('gives every operation the one error body and lists the 501 routes', () => {
     const error = doc.paths['/video/v1/playback-restrictions'].post.responses.default.content['application/json'].schema;
     expect(error.properties.error.properties.type.enum).toContain('invalid_parameters');
-    expect(doc.paths['/video/v1/web-inputs'].get.responses['501'].description).toBe('Web inputs are not implemented yet (service: web-inputs)');
+    expect(doc.paths['/video/v1/spaces'].get.responses['501'].description).toBe('Spaces are not implemented yet (service: spaces)');
+    expect(doc.paths['/video/v1/web-inputs/{WEB_INPUT_ID}/launch'].put.responses['200']).toBeDefined();
     expect(doc.paths['/video/v1/assets/{ASSET_ID}/mp4-support'].put.responses['501']).toBeUndefined();
     expect(doc.paths['/video/v1/assets/{ASSET_ID}/tracks'].post.responses['201']).toBeDefined();
     expect(doc.paths['/video/v1/assets/{ASSET_ID}/static-renditions'].post.responses['201']).toBeDefined();

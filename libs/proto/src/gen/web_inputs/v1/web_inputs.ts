@@ -11,37 +11,92 @@ import { Empty, IdRequest, PageRequest } from "../../platform/common/v1/common";
 
 export interface WebInput {
   id: string;
+  /** idle, launching, streaming */
   status: string;
   created_at: number;
+  url: string;
+  auto_launch: boolean;
+  live_stream_id: string;
+  passthrough?:
+    | string
+    | undefined;
+  /** 1920x1080, 1280x720, 1080x1920, 720x1280, 1080x1080, 720x720 */
+  resolution: string;
+  /** seconds of streaming before an automatic shutdown */
+  timeout: number;
+}
+
+/** Absent fields take their defaults (auto_launch false, resolution 1920x1080, timeout 3600). */
+export interface CreateWebInputRequest {
+  url: string;
+  live_stream_id: string;
+  auto_launch?: boolean | undefined;
+  passthrough?: string | undefined;
+  resolution?: string | undefined;
+  timeout?: number | undefined;
+}
+
+export interface UpdateWebInputUrlRequest {
+  id: string;
+  url: string;
 }
 
 export interface WebInputList {
   items: WebInput[];
 }
 
-/** Web inputs (spec 2.9, 4.9): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/** Web inputs (beta; spec 2.9, 4.9): a managed browser that loads `url` and streams the page into a live stream. */
 
 export interface WebInputsServiceClient {
+  createWebInput(request: CreateWebInputRequest): Observable<WebInput>;
+
   getWebInput(request: IdRequest): Observable<WebInput>;
 
   listWebInputs(request: PageRequest): Observable<WebInputList>;
 
   deleteWebInput(request: IdRequest): Observable<Empty>;
+
+  launchWebInput(request: IdRequest): Observable<Empty>;
+
+  shutdownWebInput(request: IdRequest): Observable<Empty>;
+
+  reloadWebInput(request: IdRequest): Observable<Empty>;
+
+  updateWebInputUrl(request: UpdateWebInputUrlRequest): Observable<WebInput>;
 }
 
-/** Web inputs (spec 2.9, 4.9): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/** Web inputs (beta; spec 2.9, 4.9): a managed browser that loads `url` and streams the page into a live stream. */
 
 export interface WebInputsServiceController {
+  createWebInput(request: CreateWebInputRequest): Promise<WebInput> | Observable<WebInput> | WebInput;
+
   getWebInput(request: IdRequest): Promise<WebInput> | Observable<WebInput> | WebInput;
 
   listWebInputs(request: PageRequest): Promise<WebInputList> | Observable<WebInputList> | WebInputList;
 
   deleteWebInput(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  launchWebInput(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  shutdownWebInput(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  reloadWebInput(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  updateWebInputUrl(request: UpdateWebInputUrlRequest): Promise<WebInput> | Observable<WebInput> | WebInput;
 }
 
 export function WebInputsServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getWebInput", "listWebInputs", "deleteWebInput"];
+    const grpcMethods: string[] = [
+      "createWebInput",
+      "getWebInput",
+      "listWebInputs",
+      "deleteWebInput",
+      "launchWebInput",
+      "shutdownWebInput",
+      "reloadWebInput",
+      "updateWebInputUrl",
+    ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("WebInputsService", method)(constructor.prototype[method], method, descriptor);

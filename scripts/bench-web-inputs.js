@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// Web input figures (`npm run bench -- web-inputs`, or `node scripts/bench-web-inputs.js` after `npm run build`): per
+// resolution, the CPU and memory one capture job takes (its whole process group: Xvfb, PulseAudio, Chromium, ffmpeg)
+// while it streams an animated page with sound, and the time from launch to the first frame at the RTMP receiver.
+// The job is the web-inputs service's own (LocalProcessLauncher and the worker from the built code); the receiver is
+// an ffmpeg RTMP listener standing in for the ingest. CPU is the group's user + system time over the wall time
+// (1.0 = one core busy); memory is the group's summed resident memory, sampled each second (the peak is shown).
+'use strict';
+const { execFileSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const SECONDS = Number(process.env.BENCH_WEB_INPUT_SECONDS ?? 20);
+const FPS = Number(process.env.CAPTURE_FPS ?? 30);
+const TICKS = 100; // clock ticks per second of /proc/<pid>/stat
+const RESOLUTIONS = [
+  [1280, 720],
+  [1920, 1080],
+];
+const PAGE = `<!doctype html><html><body style="margin:0;overflow:hidden;background:#123">
+<canvas id="c"></canvas><script>
+  const c = document.getElementById('c'); c.width = innerWidth; c.height = innerHeight; const g = c.getContext('2d');
+  const ctx = new AudioContext(); const o = ctx.createOscillator(); o.connect(ctx.destination); o.start();
+  (function frame(t) {
+    g.fillStyle = 'hsl(' + (t / 20 % 360) + ',70%,40%)'; g.fillRect(0, 0, c.width, c.height);
+    g.fillStyle = '#fff'; g.font = '64px sans-serif'; g.fillText(new Date().toISOString(), 40 + (t / 5) % 400, c.height / 2);
+    o.frequency.value = 300 + (t / 10) % 700;
+    requestAnimationFrame(frame);
+  })(0);
+</script></body></html>`;
+
+const tool = (script) => execFileSync('bash', [path.join(ROOT, 'scripts/infra', script)], { encoding: 'utf8' }).trim();
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** The pids of a process group (the job's: the launcher starts each job in a group of its own). */
+function groupPids(pgid) {
+  const pids = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (Number(fields[2]) === pgid) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+const ticksOf = (pid) => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+};
+const rssMiB = (pid) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
+
+async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
+  const port = await freePort();
+  const receiver = spawn(
+    ffmpeg,
+    ['-hide_banner', '-loglevel', 'error', '-listen', '1', '-i', `rtmp://127.0.0.1:${port}/app/key`, '-progress', 'pipe:1', '-f', 'null', '-'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  let firstFrameAt;
+  receiver.stdout.on('data', (c) => {
+    if (firstFrameAt === undefined && /frame=[1-9]/.test(c.toString())) firstFrameAt = Date.now();
+  });
+  const jobId = `bench-${height}p`;
+  const launchedAt = Date.now();
+  let ended;
+  launcher.launch(
+    {
+      jobId,
+      url: pageUrl,
+      width,
+      height,
+      fps: FPS,
+      rtmpUrl: `rtmp://127.0.0.1:${port}/app/key`,
+      timeoutSeconds: SECONDS + 120,
+      ffmpegPath: ffmpeg,
+      chromiumPath,
+      outboundAllow: 'loopback',
+    },
+    (report) => {
+      if (report.type === 'ended') ended = report;
+    },
+  );
+  while (firstFrameAt === undefined && !ended && Date.now() - launchedAt < 60_000) await new Promise((r) => setTimeout(r, 20));
+  if (firstFrameAt === undefined) throw new Error(`no frame arrived: ${JSON.stringify(ended)}`);
+  await new Promise((r) => setTimeout(r, 3000)); // past the page's start
+  const pgid = launcher.processGroup(jobId);
+  const ticks = () => groupPids(pgid).reduce((sum, pid) => sum + ticksOf(pid), 0);
+  const startTicks = ticks();
+  const startWall = Date.now();
+  let peakRss = 0;
+  while (Date.now() - startWall < SECONDS * 1000) {
+    await new Promise((r) => setTimeout(r, 1000));
+    peakRss = Math.max(
+      peakRss,
+      groupPids(pgid).reduce((sum, pid) => sum + rssMiB(pid), 0),
+    );
+  }
+  const cpu = (ticks() - startTicks) / TICKS / ((Date.now() - startWall) / 1000);
+  await launcher.stop(jobId);
+  receiver.kill('SIGKILL');
+  return { firstFrameSeconds: (firstFrameAt - launchedAt) / 1000, cpu, peakRss };
+}
+
+async function benchWebInputs() {
+  const { LocalProcessLauncher } = require(path.join(ROOT, 'services/web-inputs/dist/capture/local-process-launcher.js'));
+  tool('capture.sh');
+  const chromiumPath = tool('chromium.sh');
+  const ffmpeg = process.env.FFMPEG_PATH || tool('ffmpeg.sh');
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const pageUrl = `http://127.0.0.1:${server.address().port}/`;
+  const launcher = new LocalProcessLauncher();
+  console.log(
+    `\nweb inputs: one capture job (Xvfb, PulseAudio, Chromium, ffmpeg libx264 veryfast ${FPS} fps) streaming an animated page with sound, ${SECONDS} s each`,
+  );
+  console.log('resolution   first frame after launch   CPU (cores)   peak memory');
+  try {
+    for (const [width, height] of RESOLUTIONS) {
+      const r = await measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height);
+      console.log(
+        `${`${width}x${height}`.padEnd(12)} ${`${r.firstFrameSeconds.toFixed(2)} s`.padEnd(26)} ${r.cpu.toFixed(2).padEnd(13)} ${Math.round(r.peakRss)} MiB`,
+      );
+    }
+  } finally {
+    server.close();
+  }
+}
+
+module.exports = { benchWebInputs };
+if (require.main === module) {
+  benchWebInputs().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

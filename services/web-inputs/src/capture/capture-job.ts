@@ -1,0 +1,27 @@
+/** What a capture worker is told to do: load `url` in a `width`×`height` browser and push it to `rtmpUrl`. */
+export interface CaptureJobSpec {
+  jobId: string;
+  url: string;
+  width: number;
+  height: number;
+  fps: number;
+  /** The live stream's ingest URL, stream key included. */
+  rtmpUrl: string;
+  /** Streaming seconds before the worker stops by itself. */
+  timeoutSeconds: number;
+  ffmpegPath: string;
+  chromiumPath: string;
+  /** OUTBOUND_ALLOW: which addresses the browser may load (checked on every request it makes). */
+  outboundAllow: 'public' | 'loopback' | 'private';
+}
+
+/** What a worker reports while it runs; `ended` is its last word (then it exits). */
+export type CaptureReport = { type: 'page_loaded'; loads: number } | { type: 'encoding' } | { type: 'ended'; reason: string; failed: boolean };
+
+/** What the control plane may tell a running worker. */
+export type CaptureCommand = { type: 'reload' } | { type: 'shutdown' };
+
+/** Video bitrate for a frame size (LiveKit egress presets: 720p30 3000 kb/s, 1080p30 4500 kb/s). */
+export function captureVideoKbps(width: number, height: number): number {
+  return width * height > 1280 * 720 ? 4500 : 3000;
+}

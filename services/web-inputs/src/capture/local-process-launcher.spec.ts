@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CaptureJobSpec, CaptureReport } from './capture-job';
+import { LocalProcessLauncher } from './local-process-launcher';
+
+/** A stand-in worker: reports a load, reloads on command, ends on shutdown; `die` makes it exit without a word. */
+const WORKER = `
+const spec = JSON.parse(process.env.CAPTURE_JOB);
+let loads = 1;
+process.send({ type: 'page_loaded', loads });
+if (spec.url === 'die') process.exit(3);
+if (spec.url === 'grandchild') require('node:child_process').spawn('sleep', ['60'], { stdio: 'ignore' });
+process.on('message', (c) => {
+  if (c.type === 'reload') process.send({ type: 'page_loaded', loads: ++loads });
+  if (c.type === 'shutdown') process.send({ type: 'ended', reason: 'shut down', failed: false }, () => process.exit(0));
+});
+process.on('disconnect', () => process.exit(0));
+`;
+
+describe('LocalProcessLauncher', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'launcher-'));
+  const script = path.join(dir, 'worker.js');
+  fs.writeFileSync(script, WORKER);
+  const launcher = new LocalProcessLauncher(script, 2000);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const spec = (jobId: string, url: string) => ({ jobId, url }) as CaptureJobSpec;
+  const launch = (jobId: string, url = 'page') => {
+    const reports: CaptureReport[] = [];
+    launcher.launch(spec(jobId, url), (r) => reports.push(r));
+    const until = async (n: number) => {
+      for (let i = 0; i < 200 && reports.length < n; i++) await new Promise((r) => setTimeout(r, 25));
+    };
+    return { reports, until };
+  };
+
+  it('forwards the worker’s reports, tells it to reload, and on stop resolves once it has ended', async () => {
+    const job = launch('a');
+    await job.until(1);
+    expect(launcher.running()).toEqual(['a']);
+    expect(launcher.reload('a')).toBe(true);
+    await job.until(2);
+    await launcher.stop('a');
+    expect(job.reports).toEqual([
+      { type: 'page_loaded', loads: 1 },
+      { type: 'page_loaded', loads: 2 },
+      { type: 'ended', reason: 'shut down', failed: false },
+    ]);
+    expect(launcher.running()).toEqual([]);
+    expect(launcher.reload('a')).toBe(false);
+  });
+
+  it('reports a worker that dies without a word as ended and failed, once', async () => {
+    const job = launch('b', 'die');
+    await job.until(2);
+    expect(job.reports).toEqual([
+      { type: 'page_loaded', loads: 1 },
+      { type: 'ended', reason: 'the capture worker exited (3) without a word', failed: true },
+    ]);
+  });
+
+  it('takes the job’s whole process group down with it', async () => {
+    const job = launch('c', 'grandchild');
+    await job.until(1);
+    await new Promise((r) => setTimeout(r, 200));
+    const sleeps = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && readCmd(p) === 'sleep\u000060\u0000');
+    const before = sleeps();
+    expect(before.length).toBeGreaterThan(0);
+    await launcher.stop('c');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sleeps().filter((p) => before.includes(p))).toEqual([]);
+  });
+});
+
+function readCmd(pid: string): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}

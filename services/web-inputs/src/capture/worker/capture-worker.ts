@@ -1,0 +1,116 @@
+import { OutboundGuard } from '@platform/outbound';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { captureVideoKbps, CaptureCommand, CaptureJobSpec, CaptureReport } from '../capture-job';
+import { AudioSink, startAudioSink } from './audio-sink';
+import { captureEncoderArgs } from './capture-encoder-args';
+import { PageBrowser } from './page-browser';
+import { startVirtualDisplay, stopProcess, VirtualDisplay } from './virtual-display';
+
+/**
+ * One capture job, run as a child process of the web-inputs service (LocalProcessLauncher): a display, a
+ * sink, a browser showing the page and ffmpeg pushing both to the live stream's RTMP ingest. It reports to
+ * its parent over the IPC channel and takes `reload` and `shutdown` from it; it stops by itself after the
+ * job's timeout, when the browser or ffmpeg dies, or when its parent goes away. Its last report is `ended`.
+ */
+class CaptureWorker {
+  private display: VirtualDisplay | undefined;
+  private sink: AudioSink | undefined;
+  private browser: PageBrowser | undefined;
+  private encoder: ReturnType<typeof spawn> | undefined;
+  private stopping: Promise<void> | undefined;
+  private loads = 0;
+  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-'));
+
+  constructor(private readonly spec: CaptureJobSpec) {}
+
+  async run(): Promise<void> {
+    const { spec } = this;
+    this.display = await startVirtualDisplay(spec.width, spec.height);
+    this.sink = await startAudioSink(path.join(this.dir, 'pulse'));
+    this.browser = await PageBrowser.launch({
+      chromiumPath: spec.chromiumPath,
+      display: this.display.display,
+      pulseServer: this.sink.server,
+      sink: this.sink.sink,
+      width: spec.width,
+      height: spec.height,
+      guard: new OutboundGuard(spec.outboundAllow),
+    });
+    this.browser.onClosed((why) => void this.stop(why, true));
+    this.display.process.once('exit', () => void this.stop('the display server exited', true));
+    await this.browser.open(spec.url);
+    if (this.stopping) return; // shut down while the page loaded
+    this.report({ type: 'page_loaded', loads: ++this.loads });
+    this.startEncoder();
+    setTimeout(() => void this.stop(`the timeout of ${spec.timeoutSeconds} s passed`, false), spec.timeoutSeconds * 1000).unref();
+  }
+
+  async command(command: CaptureCommand): Promise<void> {
+    if (command.type === 'shutdown') return this.stop('shut down', false);
+    if (command.type === 'reload' && this.browser && !this.stopping) {
+      await this.browser.reload();
+      this.report({ type: 'page_loaded', loads: ++this.loads });
+    }
+  }
+
+  private startEncoder(): void {
+    const { spec } = this;
+    const args = captureEncoderArgs({
+      display: this.display!.display,
+      width: spec.width,
+      height: spec.height,
+      fps: spec.fps,
+      pulseServer: this.sink!.server,
+      sink: this.sink!.sink,
+      videoKbps: captureVideoKbps(spec.width, spec.height),
+      rtmpUrl: spec.rtmpUrl,
+    });
+    const encoder = spawn(spec.ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.encoder = encoder;
+    let stderr = '';
+    let encoding = false;
+    encoder.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
+    encoder.stdout.on('data', (c: Buffer) => {
+      if (!encoding && /out_time_us=[1-9]/.test(c.toString())) {
+        encoding = true;
+        this.report({ type: 'encoding' });
+      }
+    });
+    encoder.once('exit', (code, signal) => void this.stop(`the encoder exited (${signal ?? code}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`, true));
+  }
+
+  /** Ends the job once: ffmpeg first (SIGINT writes the FLV trailer and closes the RTMP session), then the rest. */
+  stop(reason: string, failed: boolean): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.encoder) await stopProcess(this.encoder, 'SIGINT', 10_000);
+      await this.browser?.close();
+      await this.sink?.stop();
+      await this.display?.stop();
+      fs.rmSync(this.dir, { recursive: true, force: true });
+      const ended: CaptureReport = { type: 'ended', reason, failed };
+      if (!process.send || !process.connected) process.exit(0);
+      setTimeout(() => process.exit(0), 2000).unref();
+      process.send(ended, () => process.exit(0));
+    })();
+    return this.stopping;
+  }
+
+  report(report: CaptureReport): void {
+    process.send?.(report);
+  }
+}
+
+function main(): void {
+  const spec = JSON.parse(process.env.CAPTURE_JOB ?? '{}') as CaptureJobSpec;
+  const worker = new CaptureWorker(spec);
+  process.on('message', (command: CaptureCommand) => void worker.command(command).catch(() => undefined));
+  // the web-inputs service went away (crashed or stopped): nothing would hear of this job again
+  process.on('disconnect', () => void worker.stop('the web-inputs service went away', true));
+  process.on('SIGTERM', () => void worker.stop('stopped (SIGTERM)', false));
+  worker.run().catch((err: unknown) => void worker.stop(err instanceof Error ? err.message : String(err), true));
+}
+
+main();
