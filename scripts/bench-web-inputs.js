@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Web input figures (`npm run bench -- web-inputs`, or `node scripts/bench-web-inputs.js` after `npm run build`): per
-// resolution, the CPU and memory one capture job takes (its whole process group: Xvfb, PulseAudio, Chromium, ffmpeg)
+// resolution, the CPU and memory one capture job takes (its process groups: Xvfb, PulseAudio, ffmpeg, and Chromium's own)
 // while it streams an animated page with sound, and the time from launch to the first frame at the RTMP receiver.
 // The job is the web-inputs service's own (LocalProcessLauncher and the worker from the built code); the receiver is
 // an ffmpeg RTMP listener standing in for the ingest. CPU is the group's user + system time over the wall time
@@ -108,8 +108,9 @@ async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
   while (firstFrameAt === undefined && !ended && Date.now() - launchedAt < 60_000) await new Promise((r) => setTimeout(r, 20));
   if (firstFrameAt === undefined) throw new Error(`no frame arrived: ${JSON.stringify(ended)}`);
   await new Promise((r) => setTimeout(r, 3000)); // past the page's start
-  const pgid = launcher.processGroup(jobId);
-  const ticks = () => groupPids(pgid).reduce((sum, pid) => sum + ticksOf(pid), 0);
+  const groups = launcher.processGroups(jobId); // the worker's, and Chromium's (playwright starts it detached)
+  const pids = () => groups.flatMap(groupPids);
+  const ticks = () => pids().reduce((sum, pid) => sum + ticksOf(pid), 0);
   const startTicks = ticks();
   const startWall = Date.now();
   let peakRss = 0;
@@ -117,7 +118,7 @@ async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
     await new Promise((r) => setTimeout(r, 1000));
     peakRss = Math.max(
       peakRss,
-      groupPids(pgid).reduce((sum, pid) => sum + rssMiB(pid), 0),
+      pids().reduce((sum, pid) => sum + rssMiB(pid), 0),
     );
   }
   const cpu = (ticks() - startTicks) / TICKS / ((Date.now() - startWall) / 1000);

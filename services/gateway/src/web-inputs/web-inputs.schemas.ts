@@ -1,3 +1,4 @@
+import { HTTP_URL_PATTERN } from '@platform/api-rules';
 import { WEB_INPUT_RESOLUTIONS, webInputSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { pagingQuery } from '../validation/paging';
@@ -9,16 +10,7 @@ export const MIN_TIMEOUT = 1;
 export const MAX_TIMEOUT = 43_200;
 
 /** The page the browser loads: http or https (the service also checks the host against OUTBOUND_ALLOW). */
-const pageUrl = text(2048).refine(
-  (value) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  },
-  { error: 'must be an http or https URL' },
-);
+const pageUrl = text(2048).regex(HTTP_URL_PATTERN, { error: 'must be an http or https URL' });
 
 /** Spec 4.9 create body; absent fields take the defaults of 2.9. */
 export const createWebInputBody = z

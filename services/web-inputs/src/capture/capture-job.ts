@@ -16,7 +16,12 @@ export interface CaptureJobSpec {
 }
 
 /** What a worker reports while it runs; `ended` is its last word (then it exits). */
-export type CaptureReport = { type: 'page_loaded'; loads: number } | { type: 'encoding' } | { type: 'ended'; reason: string; failed: boolean };
+export type CaptureReport =
+  | { type: 'page_loaded'; loads: number }
+  | { type: 'encoding' }
+  /** The browser's process group (the launcher kills it with the job's own). */
+  | { type: 'browser'; pid: number }
+  | { type: 'ended'; reason: string; failed: boolean };
 
 /** What the control plane may tell a running worker. */
 export type CaptureCommand = { type: 'reload' } | { type: 'shutdown' };

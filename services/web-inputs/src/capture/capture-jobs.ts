@@ -9,8 +9,11 @@ import { WebInputStates } from '../web-inputs/web-input-states';
 import { CAPTURE_LAUNCHER, CaptureLauncher } from './capture-launcher';
 import { CaptureReport } from './capture-job';
 
-/** How long past its timeout a job may run before the service stops it itself (the worker's own timer failed). */
-const TIMEOUT_BACKSTOP_MS = 30_000;
+/**
+ * How long past its timeout a job may run before the service stops it itself (the worker's own timer, which
+ * starts once the page has loaded, failed): the page's loading budget (three tries of 30 s) and 30 s more.
+ */
+const TIMEOUT_BACKSTOP_MS = 120_000;
 
 /**
  * The capture job of each launched web input (one at a time per web input, its id the job's): started on
@@ -22,6 +25,7 @@ export class CaptureJobs implements OnApplicationShutdown {
   private readonly backstops = new Map<string, NodeJS.Timeout>();
   /** The idle transition of each job that ended, so a stop can wait for it. */
   private readonly idling = new Map<string, Promise<unknown>>();
+  private ffmpegPath: Promise<string> | undefined;
 
   constructor(
     @Inject(CAPTURE_LAUNCHER) private readonly launcher: CaptureLauncher,
@@ -31,7 +35,11 @@ export class CaptureJobs implements OnApplicationShutdown {
 
   async start(webInput: WebInputEntity, streamKey: string): Promise<void> {
     const { width, height } = viewportOf(webInput.resolution);
-    const { ffmpeg } = await resolveMediaBinaries(this.config.media);
+    this.ffmpegPath ??= resolveMediaBinaries(this.config.media).then((b) => b.ffmpeg.path);
+    const ffmpegPath = await this.ffmpegPath.catch((err: unknown) => {
+      this.ffmpegPath = undefined;
+      throw err;
+    });
     this.launcher.launch(
       {
         jobId: webInput.id,
@@ -41,7 +49,7 @@ export class CaptureJobs implements OnApplicationShutdown {
         fps: this.config.capture.fps,
         rtmpUrl: `${this.config.capture.rtmpUrl}/${streamKey}`,
         timeoutSeconds: webInput.timeout,
-        ffmpegPath: ffmpeg.path,
+        ffmpegPath,
         chromiumPath: this.config.capture.chromiumPath ?? findChromium(),
         outboundAllow: this.config.outboundAllow,
       },
@@ -67,7 +75,7 @@ export class CaptureJobs implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.launcher.running().map((id) => this.launcher.stop(id)));
+    await Promise.all(this.launcher.running().map((id) => this.stop(id)));
   }
 
   private onReport(id: string, report: CaptureReport): void {

@@ -11,6 +11,11 @@ let loads = 1;
 process.send({ type: 'page_loaded', loads });
 if (spec.url === 'die') process.exit(3);
 if (spec.url === 'grandchild') require('node:child_process').spawn('sleep', ['60'], { stdio: 'ignore' });
+if (spec.url === 'grandchild') {
+  // as playwright starts Chromium: detached, a group of its own, which the worker reports
+  const browser = require('node:child_process').spawn('sleep', ['61'], { stdio: 'ignore', detached: true });
+  process.send({ type: 'browser', pid: browser.pid });
+}
 process.on('message', (c) => {
   if (c.type === 'reload') process.send({ type: 'page_loaded', loads: ++loads });
   if (c.type === 'shutdown') process.send({ type: 'ended', reason: 'shut down', failed: false }, () => process.exit(0));
@@ -60,13 +65,34 @@ describe('LocalProcessLauncher', () => {
     ]);
   });
 
-  it('takes the job’s whole process group down with it', async () => {
+  it('refuses a second job of the same id while the first runs', async () => {
+    launch('d');
+    expect(() => launcher.launch(spec('d', 'page'), () => undefined)).toThrow('capture job d is still running');
+    await launcher.stop('d');
+  });
+
+  it('passes the job no credentials of the service’s environment', async () => {
+    process.env.DATABASE_URL = 'postgres://secret@db/x';
+    const envScript = path.join(dir, 'env-worker.js');
+    fs.writeFileSync(envScript, "process.send({ type: 'ended', reason: Object.keys(process.env).sort().join(','), failed: false }, () => process.exit(0));");
+    const reports: CaptureReport[] = [];
+    const own = new LocalProcessLauncher(envScript, 2000);
+    own.launch(spec('e', 'page'), (r) => reports.push(r));
+    for (let i = 0; i < 200 && reports.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    delete process.env.DATABASE_URL;
+    const names = (reports[0] as { reason: string }).reason.split(',');
+    expect(names).toContain('CAPTURE_JOB');
+    expect(names).not.toContain('DATABASE_URL');
+  });
+
+  it('takes the job’s whole process group down with it, and the browser’s group it reported', async () => {
     const job = launch('c', 'grandchild');
     await job.until(1);
     await new Promise((r) => setTimeout(r, 200));
-    const sleeps = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && readCmd(p) === 'sleep\u000060\u0000');
+    const sleeps = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && ['sleep\u000060\u0000', 'sleep\u000061\u0000'].includes(readCmd(p)));
     const before = sleeps();
-    expect(before.length).toBeGreaterThan(0);
+    expect(before.length).toBe(2);
+    expect(launcher.processGroups('c')).toHaveLength(2);
     await launcher.stop('c');
     await new Promise((r) => setTimeout(r, 200));
     expect(sleeps().filter((p) => before.includes(p))).toEqual([]);

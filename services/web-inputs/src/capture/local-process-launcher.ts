@@ -7,14 +7,19 @@ import { CaptureCommand, CaptureJobSpec, CaptureReport } from './capture-job';
 interface RunningJob {
   child: ChildProcess;
   ended: Promise<void>;
+  /** Chromium's own process group (playwright starts the browser detached, outside the worker's group). */
+  browserGroup?: number;
 }
+
+/** What of this service's environment a job gets: no credentials reach the worker, the browser or ffmpeg. */
+const PASSED_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
 
 /** The compiled worker (the service runs from dist; tests from src use the build's copy too). */
 export const CAPTURE_WORKER_SCRIPT = path.join(__dirname.replace(/([/\\])src([/\\]capture)$/, '$1dist$2'), 'worker', 'capture-worker.js');
 
 /**
  * Each job is a child process of this service in a process group of its own (detached), so stopping it
- * takes its display, sound server, browser and encoder too; it talks to us over the IPC channel and stops
+ * takes its display, sound server and encoder too, and the browser's group, which the worker reports; it talks to us over the IPC channel and stops
  * by itself when that channel closes (this service gone). Used in embedded mode, in production mode
  * outside Kubernetes, and by the tests.
  */
@@ -27,33 +32,40 @@ export class LocalProcessLauncher implements CaptureLauncher {
     private readonly stopGraceMs = 20_000,
   ) {}
 
+  /** Refuses a job id that still runs (its worker may not have exited yet). */
   launch(spec: CaptureJobSpec, onReport: (report: CaptureReport) => void): void {
-    const child = fork(this.script, [], {
-      env: { ...process.env, CAPTURE_JOB: JSON.stringify(spec) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      detached: true,
-    });
-    let endedReported = false;
+    if (this.jobs.has(spec.jobId)) throw new Error(`capture job ${spec.jobId} is still running`);
+    const env: NodeJS.ProcessEnv = { CAPTURE_JOB: JSON.stringify(spec) };
+    for (const name of PASSED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
+    const child = fork(this.script, [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
+    const job: RunningJob = { child, ended: Promise.resolve() };
+    // `ended` is held until the worker has exited, so whoever hears it (the web input going idle, a relaunch)
+    // never meets a worker still on its way out
+    let lastWord: CaptureReport | undefined;
     child.on('message', (report: CaptureReport) => {
-      if (report.type === 'ended') {
-        if (endedReported) return;
-        endedReported = true;
-      }
-      onReport(report);
+      if (report.type === 'browser') job.browserGroup = report.pid;
+      else if (report.type === 'ended') lastWord ??= report;
+      else onReport(report);
     });
-    const ended = new Promise<void>((resolve) => {
+    job.ended = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
-        this.jobs.delete(spec.jobId);
-        this.killGroup(child, 'SIGKILL'); // whatever of the job outlived its worker
-        if (!endedReported) {
-          endedReported = true;
-          onReport({ type: 'ended', reason: `the capture worker exited (${signal ?? code}) without a word`, failed: true });
-        }
-        resolve();
+        const finish = () => {
+          if (this.jobs.get(spec.jobId) === job) this.jobs.delete(spec.jobId);
+          this.killGroups(job, 'SIGKILL'); // whatever of the job outlived its worker
+          onReport(lastWord ?? { type: 'ended', reason: `the capture worker exited (${signal ?? code}) without a word`, failed: true });
+          resolve();
+        };
+        // a last message may still be on its way through the IPC channel
+        if (!child.connected) return finish();
+        const late = setTimeout(finish, 1000);
+        child.once('disconnect', () => {
+          clearTimeout(late);
+          finish();
+        });
       });
     });
-    child.once('error', (err) => this.logger.error(`capture job ${spec.jobId}: ${err.message}`));
-    this.jobs.set(spec.jobId, { child, ended });
+    child.on('error', (err) => this.logger.error(`capture job ${spec.jobId}: ${err.message}`));
+    this.jobs.set(spec.jobId, job);
   }
 
   reload(jobId: string): boolean {
@@ -64,7 +76,7 @@ export class LocalProcessLauncher implements CaptureLauncher {
     const job = this.jobs.get(jobId);
     if (!job) return;
     if (!this.send(jobId, { type: 'shutdown' })) job.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.killGroup(job.child, 'SIGKILL'), this.stopGraceMs);
+    const timer = setTimeout(() => this.killGroups(job, 'SIGKILL'), this.stopGraceMs);
     await job.ended;
     clearTimeout(timer);
   }
@@ -73,24 +85,27 @@ export class LocalProcessLauncher implements CaptureLauncher {
     return [...this.jobs.keys()];
   }
 
-  /** The process group a job runs in (its worker's pid): what the benchmark measures. */
-  processGroup(jobId: string): number | undefined {
-    return this.jobs.get(jobId)?.child.pid;
+  /** The process groups a job runs in (its worker's, and its browser's once started): what the benchmark measures. */
+  processGroups(jobId: string): number[] {
+    const job = this.jobs.get(jobId);
+    return [job?.child.pid, job?.browserGroup].filter((g): g is number => g !== undefined);
   }
 
   private send(jobId: string, command: CaptureCommand): boolean {
     const child = this.jobs.get(jobId)?.child;
     if (!child?.connected) return false;
-    child.send(command);
+    child.send(command, (err) => err && this.logger.warn(`capture job ${jobId}: ${command.type} not delivered: ${err.message}`));
     return true;
   }
 
-  private killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // the group is gone already
+  private killGroups(job: RunningJob, signal: NodeJS.Signals): void {
+    for (const group of [job.child.pid, job.browserGroup]) {
+      if (group === undefined) continue;
+      try {
+        process.kill(-group, signal);
+      } catch {
+        // the group is gone already
+      }
     }
   }
 }

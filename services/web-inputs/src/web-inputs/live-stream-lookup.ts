@@ -1,4 +1,4 @@
-import { GrpcStatus } from '@platform/errors';
+import { DomainError, ErrorCode, GrpcStatus } from '@platform/errors';
 import { live } from '@platform/proto';
 import { firstValueFrom } from 'rxjs';
 
@@ -16,7 +16,11 @@ export class LiveStreamLookup {
       const stream = await firstValueFrom(this.liveStreams.getLiveStream({ id }));
       return { status: stream.status, streamKey: stream.stream_key };
     } catch (err) {
-      if ((err as { code?: number }).code === GrpcStatus.NOT_FOUND) return undefined;
+      const code = (err as { code?: number }).code;
+      if (code === GrpcStatus.NOT_FOUND) return undefined;
+      if (code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED) {
+        throw new DomainError(ErrorCode.UNAVAILABLE, ['The live service is not reachable; try again']);
+      }
       throw err;
     }
   }

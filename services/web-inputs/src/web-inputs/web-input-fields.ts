@@ -11,6 +11,8 @@ export const DEFAULT_TIMEOUT = 3600;
 export const MIN_TIMEOUT = 1;
 export const MAX_TIMEOUT = 43_200;
 export const URL_SCHEMES = ['http', 'https'] as const;
+export const MAX_URL_LENGTH = 2048;
+export const MAX_ID_LENGTH = 255;
 
 export interface WebInputFields {
   url: string;
@@ -25,6 +27,7 @@ export interface WebInputFields {
 export function validWebInputFields(request: webInputs.CreateWebInputRequest, guard: OutboundGuard): WebInputFields {
   const problems = [...urlProblems(request.url, guard)];
   if (!request.live_stream_id) problems.push('live_stream_id: is required');
+  else if (characterCount(request.live_stream_id) > MAX_ID_LENGTH) problems.push(`live_stream_id: must be at most ${MAX_ID_LENGTH} characters`);
   const resolution = request.resolution ?? DEFAULT_RESOLUTION;
   if (!(WEB_INPUT_RESOLUTIONS as readonly string[]).includes(resolution)) problems.push(`resolution: must be one of ${WEB_INPUT_RESOLUTIONS.join(', ')}`);
   const timeout = request.timeout ?? DEFAULT_TIMEOUT;
@@ -47,6 +50,7 @@ export function validWebInputFields(request: webInputs.CreateWebInputRequest, gu
 /** `url`: an http(s) URL the platform may connect to (OUTBOUND_ALLOW; a host name is resolved again at launch). */
 export function urlProblems(url: string, guard: OutboundGuard): string[] {
   if (!url) return ['url: is required'];
+  if (characterCount(url) > MAX_URL_LENGTH) return [`url: must be at most ${MAX_URL_LENGTH} characters`];
   const refusal = guard.urlRefusal(url, URL_SCHEMES);
   return refusal ? [`url: ${refusal}`] : [];
 }

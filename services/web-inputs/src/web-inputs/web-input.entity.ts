@@ -31,7 +31,7 @@ export class WebInputEntity {
   @Column({ type: 'integer' })
   timeout!: number;
 
-  /** When the running launch began (its timeout counts from here); null while idle. */
+  /** When the running launch began (a connection from before it is not its publish); null while idle. */
   @Column({ name: 'launched_at', type: 'timestamptz', nullable: true })
   launchedAt!: Date | null;
 

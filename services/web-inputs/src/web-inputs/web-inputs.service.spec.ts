@@ -153,6 +153,11 @@ describe('WebInputsService (spec 2.9, 3, 4.9)', () => {
       code: ErrorCode.PRECONDITION_FAILED,
       messages: ['The url can be changed only while the web input is idle; it is launching'],
     });
+    expect(await rejection(service.reload(id))).toMatchObject({
+      code: ErrorCode.PRECONDITION_FAILED,
+      messages: ['Only a streaming web input can be reloaded; it is launching'],
+    });
+    repo.rows.get(id)!.status = 'streaming';
     await service.reload(id);
     expect(launcher.reloads).toEqual([id]);
     await service.shutdown(id);
@@ -166,6 +171,23 @@ describe('WebInputsService (spec 2.9, 3, 4.9)', () => {
       messages: ["The web input's live stream off is disabled"],
     });
     expect(launcher.launched).toHaveLength(1);
+  });
+
+  it('refuses an auto_launch the launch would refuse, storing nothing', async () => {
+    const refused = await rejection(service.create({ url: 'http://127.0.0.1:9/page', live_stream_id: 'off', auto_launch: true }));
+    expect(refused).toMatchObject({ code: ErrorCode.PRECONDITION_FAILED, messages: ["The web input's live stream off is disabled"] });
+    expect(repo.rows.size).toBe(0);
+    expect(uow.events).toEqual([]);
+  });
+
+  it('runs a shutdown asked during a launch after it: the job started is the job stopped', async () => {
+    const { id } = await service.create({ url: 'http://127.0.0.1:9/page', live_stream_id: 'ls1' });
+    const launch = service.launch(id);
+    const shutdown = service.shutdown(id);
+    await Promise.all([launch, shutdown]);
+    expect(launcher.launched).toHaveLength(1);
+    expect(launcher.running()).toEqual([]);
+    expect((await service.get(id)).status).toBe('idle');
   });
 
   it('deletes a running web input after stopping it: idle, then deleted', async () => {

@@ -6,7 +6,7 @@ import { newId } from '@platform/ids';
 import { OutboundGuard } from '@platform/outbound';
 import { common, webInputs } from '@platform/proto';
 import { CaptureJobs } from '../capture/capture-jobs';
-import { LIVE_STREAM_LOOKUP, LiveStreamLookup } from './live-stream-lookup';
+import { DestinationStream, LIVE_STREAM_LOOKUP, LiveStreamLookup } from './live-stream-lookup';
 import { WebInputEntity } from './web-input.entity';
 import { urlProblems, validWebInputFields } from './web-input-fields';
 import { toWebInputMessage } from './web-input.mapper';
@@ -24,6 +24,8 @@ export const MAX_LIMIT = 100;
 @Injectable()
 export class WebInputsService implements OnApplicationBootstrap {
   private readonly guard: OutboundGuard;
+  /** Launch, shutdown, reload and delete of one web input run one at a time (a shutdown never slips into a launch). */
+  private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(
     @Inject(WebInputRepository) private readonly webInputs: WebInputRepository,
@@ -45,7 +47,10 @@ export class WebInputsService implements OnApplicationBootstrap {
 
   async create(request: webInputs.CreateWebInputRequest): Promise<webInputs.WebInput> {
     const fields = validWebInputFields(request, this.guard);
-    if (!(await this.liveStreams.find(fields.liveStreamId))) throw DomainError.invalid(`live_stream_id: no live stream ${fields.liveStreamId}`);
+    const stream = await this.liveStreams.find(fields.liveStreamId);
+    if (!stream) throw DomainError.invalid(`live_stream_id: no live stream ${fields.liveStreamId}`);
+    // what would refuse the launch refuses the create, so a refused auto_launch leaves nothing behind
+    if (fields.autoLaunch) await this.checkLaunchable(fields.liveStreamId, stream, fields.url);
     const now = new Date();
     const webInput: WebInputEntity = { id: newId(), ...fields, status: 'idle', launchedAt: null, createdAt: now, updatedAt: now };
     await this.unitOfWork.run(async (manager, emit) => {
@@ -69,34 +74,37 @@ export class WebInputsService implements OnApplicationBootstrap {
   }
 
   /** Starts the browser, loads the url and streams to the live stream: `launching`, then `streaming` once our ingest has the publish. */
-  async launch(id: string): Promise<void> {
-    const webInput = await this.found(id);
-    if (webInput.status !== 'idle') throw DomainError.precondition(`The web input is already launched; it is ${webInput.status}`);
-    const stream = await this.liveStreams.find(webInput.liveStreamId);
-    if (!stream) throw DomainError.precondition(`The web input's live stream ${webInput.liveStreamId} no longer exists`);
-    if (stream.status === 'disabled') throw DomainError.precondition(`The web input's live stream ${webInput.liveStreamId} is disabled`);
-    await this.checkReachable(webInput.url);
-    const launching = await this.states.toLaunching(id);
-    if (!launching) throw DomainError.precondition('The web input is already launched');
-    await this.jobs.start(launching, stream.streamKey).catch(async (err: unknown) => {
-      await this.states.toIdle(id, `the capture job could not start: ${String(err)}`, true);
-      throw err;
+  launch(id: string): Promise<void> {
+    return this.serially(id, async () => {
+      const webInput = await this.found(id);
+      if (webInput.status !== 'idle') throw DomainError.precondition(`The web input is already launched; it is ${webInput.status}`);
+      const stream = await this.liveStreams.find(webInput.liveStreamId);
+      const { streamKey } = await this.checkLaunchable(webInput.liveStreamId, stream, webInput.url);
+      const launching = await this.states.toLaunching(id);
+      if (!launching) throw DomainError.precondition('The web input is already launched');
+      await this.jobs.start(launching, streamKey).catch(async (err: unknown) => {
+        await this.states.toIdle(id, `the capture job could not start: ${String(err)}`, true);
+        throw err;
+      });
     });
   }
 
   /** Ends streaming, then shuts the browser down; an idle web input stays as it is. */
-  async shutdown(id: string): Promise<void> {
-    const webInput = await this.found(id);
-    if (webInput.status === 'idle') return;
-    if (this.jobs.isRunning(id)) await this.jobs.stop(id);
-    else await this.states.toIdle(id, 'shut down (no capture job was running)', false);
+  shutdown(id: string): Promise<void> {
+    return this.serially(id, async () => {
+      const webInput = await this.found(id);
+      if (this.jobs.isRunning(id)) await this.jobs.stop(id);
+      else if (webInput.status !== 'idle') await this.states.toIdle(id, 'shut down (no capture job was running)', false);
+    });
   }
 
   /** Reloads the page in the running browser; the encoder keeps streaming, so viewers see the reload. */
-  async reload(id: string): Promise<void> {
-    const webInput = await this.found(id);
-    if (webInput.status === 'idle') throw DomainError.precondition('The web input is idle: launch it first');
-    if (!this.jobs.reload(id)) throw DomainError.precondition('The web input has no running browser to reload');
+  reload(id: string): Promise<void> {
+    return this.serially(id, async () => {
+      const webInput = await this.found(id);
+      if (webInput.status !== 'streaming') throw DomainError.precondition(`Only a streaming web input can be reloaded; it is ${webInput.status}`);
+      if (!this.jobs.reload(id)) throw DomainError.precondition('The web input has no running browser to reload');
+    });
   }
 
   /** Only while idle (spec 3). */
@@ -115,22 +123,40 @@ export class WebInputsService implements OnApplicationBootstrap {
   }
 
   /** Stops the browser and the stream first, then deletes. */
-  async delete(id: string): Promise<void> {
-    await this.found(id);
-    if (this.jobs.isRunning(id)) await this.jobs.stop(id);
-    await this.unitOfWork.run(async (manager, emit) => {
-      const webInput = await this.webInputs.delete(manager, id);
-      if (!webInput) throw notFound();
-      emitWebInput(emit, WEB_INPUT_EVENTS.deleted, { ...webInput, status: 'idle' });
+  delete(id: string): Promise<void> {
+    return this.serially(id, async () => {
+      await this.found(id);
+      if (this.jobs.isRunning(id)) await this.jobs.stop(id);
+      await this.unitOfWork.run(async (manager, emit) => {
+        const webInput = await this.webInputs.delete(manager, id);
+        if (!webInput) throw notFound();
+        emitWebInput(emit, WEB_INPUT_EVENTS.deleted, { ...webInput, status: 'idle' });
+      });
     });
   }
 
-  private async checkReachable(url: string): Promise<void> {
+  /** The stream exists and is not disabled, and the page's host is one the platform may reach; answers the stream. */
+  private async checkLaunchable(streamId: string, stream: DestinationStream | undefined, url: string): Promise<DestinationStream> {
+    if (!stream) throw DomainError.precondition(`The web input's live stream ${streamId} no longer exists`);
+    if (stream.status === 'disabled') throw DomainError.precondition(`The web input's live stream ${streamId} is disabled`);
     try {
       await this.guard.resolve(new URL(url).hostname);
     } catch (err) {
       throw DomainError.precondition(`The web input's url cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
     }
+    return stream;
+  }
+
+  /** Runs `work` after every earlier call for `id` has settled. */
+  private serially<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    const settled = next.catch(() => undefined);
+    this.locks.set(id, settled);
+    void settled.then(() => {
+      if (this.locks.get(id) === settled) this.locks.delete(id);
+    });
+    return next;
   }
 
   private async found(id: string): Promise<WebInputEntity> {

@@ -50,6 +50,7 @@ export async function startAudioSink(dir: string, timeoutMs = 10_000): Promise<A
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
+  ready.catch(() => undefined); // settled by the race below when pulseaudio exits first
   try {
     await Promise.race([ready, exited]);
   } catch (err) {

@@ -22,6 +22,7 @@ class CaptureWorker {
   private encoder: ReturnType<typeof spawn> | undefined;
   private stopping: Promise<void> | undefined;
   private loads = 0;
+  private browserGroup: number | undefined;
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-'));
 
   constructor(private readonly spec: CaptureJobSpec) {}
@@ -39,6 +40,9 @@ class CaptureWorker {
       height: spec.height,
       guard: new OutboundGuard(spec.outboundAllow),
     });
+    const browserGroup = PageBrowser.browserGroup();
+    if (browserGroup !== undefined) this.report({ type: 'browser', pid: browserGroup });
+    this.browserGroup = browserGroup;
     this.browser.onClosed((why) => void this.stop(why, true));
     this.display.process.once('exit', () => void this.stop('the display server exited', true));
     await this.browser.open(spec.url);
@@ -50,7 +54,8 @@ class CaptureWorker {
 
   async command(command: CaptureCommand): Promise<void> {
     if (command.type === 'shutdown') return this.stop('shut down', false);
-    if (command.type === 'reload' && this.browser && !this.stopping) {
+    // a reload before the first load would cut that navigation short: only once the page is up
+    if (command.type === 'reload' && this.browser && this.loads > 0 && !this.stopping) {
       await this.browser.reload();
       this.report({ type: 'page_loaded', loads: ++this.loads });
     }
@@ -70,6 +75,7 @@ class CaptureWorker {
     });
     const encoder = spawn(spec.ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.encoder = encoder;
+    encoder.once('error', (err) => void this.stop(`the encoder could not start: ${err.message}`, true));
     let stderr = '';
     let encoding = false;
     encoder.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
@@ -87,6 +93,7 @@ class CaptureWorker {
     this.stopping ??= (async () => {
       if (this.encoder) await stopProcess(this.encoder, 'SIGINT', 10_000);
       await this.browser?.close();
+      killGroup(this.browserGroup);
       await this.sink?.stop();
       await this.display?.stop();
       fs.rmSync(this.dir, { recursive: true, force: true });
@@ -100,6 +107,15 @@ class CaptureWorker {
 
   report(report: CaptureReport): void {
     process.send?.(report);
+  }
+}
+
+function killGroup(group: number | undefined): void {
+  if (group === undefined) return;
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // gone already
   }
 }
 

@@ -34,31 +34,38 @@ export class PageBrowser {
 
   static async launch(o: PageBrowserOptions): Promise<PageBrowser> {
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-profile-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: o.chromiumPath,
-      headless: false,
-      viewport: null,
-      env: { ...process.env, DISPLAY: o.display, PULSE_SERVER: o.pulseServer, PULSE_SINK: o.sink },
-      ignoreDefaultArgs: ['--mute-audio', '--enable-automation'],
-      args: [
-        '--kiosk',
-        '--window-position=0,0',
-        `--window-size=${o.width},${o.height}`,
-        '--autoplay-policy=no-user-gesture-required',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-timer-throttling',
-        '--disable-backgrounding-occluded-windows',
-        '--disable-renderer-backgrounding',
-        '--disable-infobars',
-        '--disable-features=Translate,MediaRouter',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const context = await chromium
+      .launchPersistentContext(profile, {
+        executablePath: o.chromiumPath,
+        headless: false,
+        viewport: null,
+        env: { ...process.env, DISPLAY: o.display, PULSE_SERVER: o.pulseServer, PULSE_SINK: o.sink },
+        ignoreDefaultArgs: ['--mute-audio', '--enable-automation'],
+        args: [
+          '--kiosk',
+          '--window-position=0,0',
+          `--window-size=${o.width},${o.height}`,
+          '--autoplay-policy=no-user-gesture-required',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-timer-throttling',
+          '--disable-backgrounding-occluded-windows',
+          '--disable-renderer-backgrounding',
+          '--disable-infobars',
+          '--disable-features=Translate,MediaRouter',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+        // a page's service worker could fetch past the request check below
+        serviceWorkers: 'block',
+      })
+      .catch((err: unknown) => {
+        fs.rmSync(profile, { recursive: true, force: true });
+        throw err;
+      });
     const page = context.pages()[0] ?? (await context.newPage());
     await context.route('**/*', async (route) => {
       const url = new URL(route.request().url());
@@ -96,8 +103,25 @@ export class PageBrowser {
     this.page.once('crash', () => listener('the page crashed'));
   }
 
-  async close(): Promise<void> {
-    await this.context.close().catch(() => undefined);
+  /** Closes the browser, waiting at most `ms` (the caller then kills its process group). */
+  async close(ms = 5000): Promise<void> {
+    await Promise.race([this.context.close().catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
     fs.rmSync(this.profile, { recursive: true, force: true });
+  }
+
+  /** Chromium's main process: playwright starts it detached, the leader of a process group of its own. */
+  static browserGroup(parent = process.pid): number | undefined {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(ppid) === parent && Number(pgrp) === Number(entry) && /chrom/i.test(comm)) return Number(entry);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return undefined;
   }
 }

@@ -39,7 +39,7 @@ export function startVirtualDisplay(width: number, height: number, timeoutMs = 1
 
 /** Sends `signal`, waits up to `graceMs` for the exit, then SIGKILL. */
 export function stopProcess(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     child.once('exit', () => {
