@@ -73,17 +73,4 @@ describe('gateway: health, auth, errors, OpenAPI (spec 1, 5, 7)', () => {
     // a limit above the maximum is the maximum (issue 12: clamped, as Mux answers)
     expect((await api('GET', '/system/v1/signing-keys?limit=101')).status).toBe(200);
   });
-
-  it('answers routes of services not built yet with 501 and a clear message', async () => {
-    for (const [method, path] of [
-      ['GET', '/video/v1/spaces'],
-      ['GET', '/video/v1/spaces/s1'],
-    ] as const) {
-      const res = await api(method, path);
-      expect(res.status).toBe(501);
-      expect(res.body.error.type).toBe('not_implemented');
-      expect(res.body.error.messages[0]).toMatch(/not implemented/i);
-      expect(res.headers.get('x-should-retry')).toBe('false');
-    }
-  });
 });

@@ -1,12 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { streamUrl } from './support/assets';
 import { api, sdk } from './support/context';
-import { FFMPEG } from './support/media';
+import { bandLevel, Colour, colourAt, LiveSegments } from './support/live-signals';
 import { ReceivedWebhook, receivedWebhooks } from './support/webhook-receiver';
 
 /**
@@ -69,55 +67,10 @@ describe('web inputs (spec 2.9, 4.9)', () => {
   };
   const hooksOf = (id: string) => receivedWebhooks().filter((w) => bodyOf(w).object.id === id);
 
-  /** Downloads every segment the live playlist lists that was not fetched yet; returns the new files. */
-  const fetched = new Set<string>();
-  const newSegments = async (playbackId: string): Promise<string[]> => {
-    const master = await (await fetch(streamUrl(`${playbackId}.m3u8`))).text();
-    const variant = master.split('\n').find((l) => l.startsWith(`${playbackId}/`));
-    if (!variant) return [];
-    const media = await (await fetch(streamUrl(variant))).text();
-    const base = streamUrl(variant).replace(/[^/]*$/, '');
-    const files: string[] = [];
-    for (const line of media.split('\n').filter((l) => l && !l.startsWith('#'))) {
-      const url = new URL(line, base).toString();
-      if (fetched.has(url)) continue;
-      fetched.add(url);
-      const file = path.join(dir, `seg-${fetched.size}.ts`);
-      fs.writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
-      files.push(file);
-    }
-    return files;
-  };
-  const colourOf = (file: string, width: number, height: number): 'red' | 'green' | 'blue' | 'other' => {
-    const raw = execFileSync(FFMPEG, [
-      '-v',
-      'error',
-      '-i',
-      file,
-      '-frames:v',
-      '1',
-      '-vf',
-      `crop=16:16:${width / 2 - 8}:${height / 2 - 8},scale=1:1`,
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-',
-    ]);
-    const [r, g, b] = [...raw.subarray(0, 3)];
-    if (r > 180 && g < 80 && b < 80) return 'red';
-    if (g > 180 && r < 80 && b < 80) return 'green';
-    if (b > 180 && r < 80 && g < 80) return 'blue';
-    return 'other';
-  };
-  /** Which of the page's two tones a segment carries: the level in a narrow band around each (two Q=8 band-passes). */
+  const colourOf = (file: string, width: number, height: number): Colour => colourAt(file, width / 2, height / 2);
+  /** Which of the page's two tones a segment carries. */
   const toneOf = (file: string): 1000 | 500 | 'none' => {
-    const band = (hz: number) => {
-      const filter = `bandpass=f=${hz}:t=q:w=8,bandpass=f=${hz}:t=q:w=8,volumedetect`;
-      const out = spawnSync(FFMPEG, ['-hide_banner', '-i', file, '-vn', '-af', filter, '-f', 'null', '-'], { encoding: 'utf8' });
-      return Number(/mean_volume: (-?[\d.]+) dB/.exec(out.stderr)?.[1] ?? -200);
-    };
-    const [high, low] = [band(1000), band(500)];
+    const [high, low] = [bandLevel(file, 1000), bandLevel(file, 500)];
     if (high > -40 && high > low + 20) return 1000;
     if (low > -40 && low > high + 20) return 500;
     return 'none';
@@ -125,7 +78,7 @@ describe('web inputs (spec 2.9, 4.9)', () => {
 
   it('streams a page into a live stream: launching, streaming; colours and tones on the live HLS; reload seen on stream; url locked; shutdown', async () => {
     const stream = await mux.video.liveStreams.create({ playback_policies: ['public'], latency_mode: 'reduced', reconnect_window: 0 });
-    const playbackId = stream.playback_ids![0].id;
+    const segments = new LiveSegments(stream.playback_ids![0].id, dir);
     const created = await api('POST', '/video/v1/web-inputs', {
       body: { url: pageUrl, live_stream_id: stream.id, resolution: '1280x720', passthrough: 'wi-1' },
     });
@@ -158,7 +111,7 @@ describe('web inputs (spec 2.9, 4.9)', () => {
     const seen: Array<{ colour: string; tone: string | number }> = [];
     const deadline = Date.now() + 60_000;
     while (!seen.some((s) => s.colour === 'green') && Date.now() < deadline) {
-      for (const file of await newSegments(playbackId)) seen.push({ colour: colourOf(file, 1280, 720), tone: toneOf(file) });
+      for (const file of await segments.next()) seen.push({ colour: colourOf(file, 1280, 720), tone: toneOf(file) });
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(seen).toContainEqual({ colour: 'red', tone: 1000 });
@@ -170,7 +123,7 @@ describe('web inputs (spec 2.9, 4.9)', () => {
     const afterReload: string[] = [];
     const reloadDeadline = Date.now() + 60_000;
     while (!afterReload.includes('blue') && Date.now() < reloadDeadline) {
-      for (const file of await newSegments(playbackId)) afterReload.push(colourOf(file, 1280, 720));
+      for (const file of await segments.next()) afterReload.push(colourOf(file, 1280, 720));
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(afterReload).toContain('blue');

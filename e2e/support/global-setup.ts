@@ -33,6 +33,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.E2E_STREAM_URL = platform.streamUrl;
   process.env.E2E_IMAGE_URL = platform.imageUrl;
   process.env.E2E_COLLECTOR_URL = platform.collectorUrl;
+  process.env.E2E_SPACES_URL = platform.spacesUrl;
   process.env.E2E_TOKEN_ID = platform.tokenId;
   process.env.E2E_TOKEN_SECRET = platform.tokenSecret;
   process.env.E2E_DATA_DIR = platform.env.DATA_DIR;

@@ -16,6 +16,8 @@ export interface RunningPlatform {
   imageUrl: string;
   /** The analytics host: the mux-embed beacon collector (`POST /`) and export downloads. */
   collectorUrl: string;
+  /** The spaces real-time host: join page, browser client, compositor and signaling. */
+  spacesUrl: string;
   tokenId: string;
   tokenSecret: string;
   env: Record<string, string>;
@@ -38,6 +40,7 @@ async function portsEnv(): Promise<Record<string, string>> {
     UPLOAD_PORT: String(await freePort()),
     IMAGE_PORT: String(await freePort()),
     COLLECTOR_PORT: String(await freePort()),
+    SPACES_PORT: String(await freePort()),
   };
   for (const s of SERVICES) env[`${s.envPrefix}_GRPC_URL`] = `127.0.0.1:${await freePort()}`;
   return env;
@@ -175,6 +178,7 @@ export async function startPlatform(mode: E2eMode, extraEnv: Record<string, stri
     streamUrl: `http://127.0.0.1:${env.STREAM_PORT}`,
     imageUrl: `http://127.0.0.1:${env.IMAGE_PORT}`,
     collectorUrl: `http://127.0.0.1:${env.COLLECTOR_PORT}`,
+    spacesUrl: `http://127.0.0.1:${env.SPACES_PORT}`,
     tokenId: env.ACCESS_TOKEN_ID,
     tokenSecret: env.ACCESS_TOKEN_SECRET,
     env,

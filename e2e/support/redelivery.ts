@@ -3,7 +3,7 @@ import { Admin, Kafka, logLevel } from 'kafkajs';
 import { withPlatformDatabase } from './platform-db';
 
 /** The schemas whose services publish events (each has an outbox and a relay). */
-export const OUTBOX_SCHEMAS = ['assets', 'uploads', 'live', 'playback_auth', 'web_inputs'] as const;
+export const OUTBOX_SCHEMAS = ['assets', 'uploads', 'live', 'playback_auth', 'web_inputs', 'spaces'] as const;
 /** The schemas whose services consume events with a `processed_events` record. */
 export const CONSUMER_SCHEMAS = ['transcoder', 'uploads', 'live'] as const;
 

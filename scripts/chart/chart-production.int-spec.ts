@@ -22,6 +22,9 @@ function render(values: string, extra: string[] = []): Obj[] {
 }
 const named = (objects: Obj[], kind: string) => new Map(objects.filter((o) => o.kind === kind).map((o) => [o.metadata.name, o]));
 
+/** The services that run capture jobs as Pods: web inputs' browsers and broadcasts' compositors. */
+const LAUNCHERS = ['r-spaces', 'r-web-inputs'];
+
 describe('the chart for production', () => {
   let minimal: Obj[];
   let everything: Obj[];
@@ -31,7 +34,7 @@ describe('the chart for production', () => {
     everything = render('everything-values.yaml');
   });
 
-  it('gives each service its own ServiceAccount; only web-inputs (the launcher) gets a token and may manage Pods', () => {
+  it('gives each service its own ServiceAccount; only the launchers (web-inputs, spaces) get a token and may manage Pods', () => {
     const accounts = named(minimal, 'ServiceAccount');
     const deployments = named(minimal, 'Deployment');
     expect(accounts.size).toBe(10);
@@ -40,20 +43,22 @@ describe('the chart for production', () => {
       expect(pod.serviceAccountName).toBe(name);
       expect({ name, automount: pod.automountServiceAccountToken, account: accounts.get(name)!.automountServiceAccountToken }).toEqual({
         name,
-        automount: name === 'r-web-inputs',
-        account: name === 'r-web-inputs',
+        automount: LAUNCHERS.includes(name),
+        account: LAUNCHERS.includes(name),
       });
     }
-    const [role, ...otherRoles] = [...named(minimal, 'Role').values()];
-    expect(otherRoles).toEqual([]);
-    expect(role.metadata.name).toBe('r-web-inputs-pods');
-    expect(role.rules).toEqual([
-      { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete'] },
-      { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
-    ]);
-    const [binding] = [...named(minimal, 'RoleBinding').values()];
-    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r-web-inputs-pods' });
-    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'r-web-inputs', namespace: 'default' }]);
+    const roles = [...named(minimal, 'Role').values()];
+    expect(roles.map((r) => r.metadata.name).sort()).toEqual(['r-spaces-pods', 'r-web-inputs-pods']);
+    for (const role of roles) {
+      expect(role.rules).toEqual([
+        { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'patch'] },
+        { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+      ]);
+    }
+    const bindings = [...named(minimal, 'RoleBinding').values()].map((b) => ({ role: b.roleRef.name, subjects: b.subjects }));
+    expect(bindings.sort((a, b) => a.role.localeCompare(b.role))).toEqual(
+      LAUNCHERS.map((name) => ({ role: `${name}-pods`, subjects: [{ kind: 'ServiceAccount', name, namespace: 'default' }] })),
+    );
     expect(minimal.some((o) => o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding')).toBe(false);
   });
 
@@ -164,8 +169,15 @@ describe('the chart for production', () => {
 
   it('opens gRPC to the release’s pods only, and the front doors and metrics to everyone (NetworkPolicy)', () => {
     const policies = named(everything, 'NetworkPolicy');
-    expect(policies.size).toBe(10);
-    const releasePods = [{ podSelector: { matchLabels: { 'app.kubernetes.io/instance': 'r' } } }];
+    expect(policies.size).toBe(11);
+    const releasePods = [
+      {
+        podSelector: {
+          matchLabels: { 'app.kubernetes.io/instance': 'r' },
+          matchExpressions: [{ key: 'app.kubernetes.io/component', operator: 'NotIn', values: ['capture-worker'] }],
+        },
+      },
+    ];
     expect(policies.get('r-assets')!.spec.ingress).toEqual([
       { from: releasePods, ports: [{ port: 50051, protocol: 'TCP' }] },
       { ports: [{ port: 9464, protocol: 'TCP' }] },
@@ -187,6 +199,78 @@ describe('the chart for production', () => {
     });
     expect(policies.get('r-live')!.spec.policyTypes).toEqual(['Ingress']);
     expect(named(minimal, 'NetworkPolicy').size).toBe(0);
+  });
+
+  it('fences the capture Pods: nothing connects to them; they reach DNS, the live RTMP port, the spaces pod and what OUTBOUND_ALLOW allows', () => {
+    const capture = named(everything, 'NetworkPolicy').get('r-capture-workers')!;
+    const publicOnly = ['10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'];
+    expect(capture.spec).toEqual({
+      podSelector: { matchLabels: { 'app.kubernetes.io/component': 'capture-worker', 'app.kubernetes.io/instance': 'r' } },
+      policyTypes: ['Ingress', 'Egress'],
+      ingress: [],
+      egress: [
+        {
+          ports: [
+            { port: 53, protocol: 'UDP' },
+            { port: 53, protocol: 'TCP' },
+          ],
+        },
+        {
+          to: [
+            {
+              podSelector: {
+                matchLabels: { 'app.kubernetes.io/name': 'video-platform', 'app.kubernetes.io/instance': 'r', 'app.kubernetes.io/component': 'live' },
+              },
+            },
+          ],
+          ports: [{ port: 1935, protocol: 'TCP' }],
+        },
+        {
+          to: [
+            {
+              podSelector: {
+                matchLabels: { 'app.kubernetes.io/name': 'video-platform', 'app.kubernetes.io/instance': 'r', 'app.kubernetes.io/component': 'spaces' },
+              },
+            },
+          ],
+          ports: [
+            { port: 8085, protocol: 'TCP' },
+            { port: 1024, endPort: 65535, protocol: 'UDP' },
+          ],
+        },
+        { to: [{ ipBlock: { cidr: '0.0.0.0/0', except: publicOnly } }, { ipBlock: { cidr: '::/0', except: ['fc00::/7', 'fe80::/10'] } }] },
+      ],
+    });
+    const privateAllowed = named(render('everything-values.yaml', ['--set', 'config.outboundAllow=private']), 'NetworkPolicy').get('r-capture-workers')!;
+    expect(privateAllowed.spec.egress[3].to).toEqual([
+      { ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.0.0/16'] } },
+      { ipBlock: { cidr: '::/0', except: ['fe80::/10'] } },
+    ]);
+    const noLauncher = render('everything-values.yaml', ['--set', 'services.web-inputs.launchesPods=false', '--set', 'services.spaces.launchesPods=false']);
+    expect(named(noLauncher, 'NetworkPolicy').has('r-capture-workers')).toBe(false);
+  });
+
+  it('has the launcher run its capture jobs as Pods of the release: namespace, image, instance, pull secrets', () => {
+    const envOf = (objects: Obj[]) => {
+      const container = named(objects, 'Deployment').get('r-web-inputs')!.spec.template.spec.containers[0] as { env: Array<{ name: string; value: string }> };
+      return Object.fromEntries(container.env.filter((e) => e.name.startsWith('CAPTURE_') && e.name !== 'CAPTURE_RTMP_URL').map((e) => [e.name, e.value]));
+    };
+    expect(envOf(minimal)).toEqual({
+      CAPTURE_LAUNCHER: 'kubernetes',
+      CAPTURE_NAMESPACE: 'default',
+      CAPTURE_IMAGE: expect.stringMatching(/:/),
+      CAPTURE_INSTANCE: 'r',
+    });
+    const image = named(minimal, 'Deployment').get('r-web-inputs')!.spec.template.spec.containers[0].image as string;
+    expect(envOf(minimal).CAPTURE_IMAGE).toBe(image);
+    const pulling = render('minimal-values.yaml', ['--set', 'imagePullSecrets[0].name=regcred', '--set', 'imagePullSecrets[1].name=mirror']);
+    expect(envOf(pulling).CAPTURE_IMAGE_PULL_SECRETS).toBe('regcred,mirror');
+    expect(envOf(render('minimal-values.yaml', ['--set', 'services.web-inputs.launchesPods=false']))).toEqual({});
+    for (const [name, deployment] of named(minimal, 'Deployment')) {
+      if (LAUNCHERS.includes(name)) continue;
+      const env = (deployment.spec.template.spec.containers[0] as { env: Array<{ name: string }> }).env.map((e) => e.name);
+      expect({ name, launcher: env.includes('CAPTURE_LAUNCHER') }).toEqual({ name, launcher: false });
+    }
   });
 
   it.each([

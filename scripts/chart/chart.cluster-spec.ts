@@ -132,7 +132,7 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
       expect(grantSecret).toBe('grant-secret-of-32-bytes-at-least-xxxx');
     });
 
-    it('gives each service its own ServiceAccount; only the launcher (web-inputs) may run Pods, and none may read Secrets', async () => {
+    it('gives each service its own ServiceAccount; only the launchers (web-inputs, spaces) may run Pods, and none may read Secrets', async () => {
       const accounts = await items('api/v1/namespaces/NS/serviceaccounts');
       expect(names(accounts)).toEqual(SERVICES.map((s) => `${RELEASE}-${s}`).sort());
       const may = async (token: string, verb: string, resource: string, where = namespace) => {
@@ -152,6 +152,7 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
           'create pods': await may(token, 'create', 'pods'),
           'delete pods': await may(token, 'delete', 'pods'),
           'watch pods': await may(token, 'watch', 'pods'),
+          'patch pods': await may(token, 'patch', 'pods'),
           'create pods in default': await may(token, 'create', 'pods', 'default'),
           'get secrets': await may(token, 'get', 'secrets'),
           'create deployments': await may(token, 'create', 'deployments'),
@@ -161,12 +162,13 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
         'create pods': false,
         'delete pods': false,
         'watch pods': false,
+        'patch pods': false,
         'create pods in default': false,
         'get secrets': false,
         'create deployments': false,
       };
-      const launcher = { ...none, 'create pods': true, 'delete pods': true, 'watch pods': true };
-      expect(grants).toEqual(Object.fromEntries(SERVICES.map((s) => [s, s === 'web-inputs' ? launcher : none])));
+      const launcher = { ...none, 'create pods': true, 'delete pods': true, 'watch pods': true, 'patch pods': true };
+      expect(grants).toEqual(Object.fromEntries(SERVICES.map((s) => [s, s === 'web-inputs' || s === 'spaces' ? launcher : none])));
     });
 
     it('the launcher really creates and deletes a Pod in its namespace, and is refused in another', async () => {
@@ -185,12 +187,12 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
       expect((await gateway.post(ns('api/v1/namespaces/NS/pods'), pod)).status).toBe(403);
     });
 
-    it('mounts an API token only into the launcher', async () => {
+    it('mounts an API token only into the launchers', async () => {
       const pods = await items('api/v1/namespaces/NS/pods');
       const mounted = pods.filter((p) =>
         (p.spec?.containers as Array<{ volumeMounts?: Array<{ mountPath: string }> }>)[0].volumeMounts?.some((m) => m.mountPath.includes('serviceaccount')),
       );
-      expect(mounted.map((p) => p.metadata?.labels?.['app.kubernetes.io/component'])).toEqual(['web-inputs']);
+      expect(mounted.map((p) => p.metadata?.labels?.['app.kubernetes.io/component']).sort()).toEqual(['spaces', 'web-inputs']);
     });
 
     it('upgrades with --wait: a new replica count rolls out, the grant secret is kept', async () => {

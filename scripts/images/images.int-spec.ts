@@ -6,6 +6,7 @@ import path from 'node:path';
 import { minimatch } from 'minimatch';
 import { parse } from 'yaml';
 import { applyPatches, JsonPatch } from './json-patch';
+import { CAPTURE_WORKER_COMMAND, IMAGE_WORKDIR } from '../../libs/capture/src/kubernetes/capture-pod';
 
 /**
  * What can be checked of the images without a container engine (none exists here): services/Dockerfile
@@ -66,6 +67,15 @@ describe('services/Dockerfile', () => {
     expect(images).toEqual(chartServices);
     const missing = chartServices.filter((s) => !fs.existsSync(path.join(ROOT, 'services', s, 'dist/main.js')));
     expect(missing).toEqual([]);
+  });
+
+  it('has what a capture Pod runs: its working directory, tini, and the compiled worker where the Pod’s command looks', () => {
+    const [tini, , node, worker] = CAPTURE_WORKER_COMMAND;
+    expect(runtimeStage()).toMatch(new RegExp(`^WORKDIR ${IMAGE_WORKDIR}$`, 'm'));
+    expect({ tini, node, installed: /apt-get install[^\n]* tini /.test(runtimeStage()) }).toEqual({ tini: '/usr/bin/tini', node: 'node', installed: true });
+    // services/ of the build is copied to /app/services
+    expect(runtimeStage()).toMatch(/^COPY --from=build \/app\/services \.\/services$/m);
+    expect({ worker, built: fs.existsSync(path.join(ROOT, worker)) }).toEqual({ worker, built: true });
   });
 
   it('runs as a numeric non-root user (what runAsNonRoot can verify), with tini as PID 1', () => {

@@ -10,3 +10,4 @@ export * from './signing-key';
 export * from './playback-restriction';
 export * from './transcription-vocabulary';
 export * from './web-input';
+export * from './space';

@@ -16,6 +16,10 @@ const url = (protocols: string[]) =>
   optionalText.refine((v) => v === undefined || (URL.canParse(v) && protocols.includes(new URL(v).protocol)), {
     message: `must be a URL (${protocols.join(' or ')})`,
   });
+// Kubernetes names (RFC 1123) and label values, for the capture Pods' settings
+const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+const LABEL_VALUE = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
 const hostPort = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port');
 
 const grpcUrls = Object.fromEntries(SERVICES.map((s) => [`${s.envPrefix}_GRPC_URL`, hostPort.default(`127.0.0.1:${s.grpcPort}`)])) as Record<
@@ -32,6 +36,18 @@ export const envSchema = z.object({
   CAPTURE_RTMP_URL: url(['rtmp:']),
   CAPTURE_FPS: z.coerce.number().int().min(1).max(60).default(30),
   CHROMIUM_PATH: z.string().min(1).optional(),
+  // where capture jobs run: `local` child processes of the service, `kubernetes` a Pod each (what the chart sets)
+  CAPTURE_LAUNCHER: z.enum(['local', 'kubernetes']).default('local'),
+  CAPTURE_NAMESPACE: optionalText.refine((v) => v === undefined || DNS_LABEL.test(v), {
+    message: 'must be a Kubernetes namespace name (lowercase letters, digits and dashes, at most 63)',
+  }),
+  CAPTURE_IMAGE: optionalText,
+  CAPTURE_INSTANCE: optionalText.refine((v) => v === undefined || LABEL_VALUE.test(v), {
+    message: 'must be a Kubernetes label value (at most 63 letters, digits, dashes, dots or underscores, alphanumeric at both ends)',
+  }),
+  CAPTURE_IMAGE_PULL_SECRETS: optionalText.refine((v) => v === undefined || v.split(',').every((n) => DNS_SUBDOMAIN.test(n.trim())), {
+    message: 'must be a comma-separated list of Secret names',
+  }),
   UPLOAD_PORT: port(8082),
   UPLOAD_BASE_URL: url(['http:', 'https:']),
   STREAM_BASE_URL: url(['http:', 'https:']),
@@ -44,6 +60,23 @@ export const envSchema = z.object({
   COLLECTOR_MAX_KEYS: positiveInt(500),
   COLLECTOR_MAX_VALUE_CHARS: positiveInt(8 * 1024),
   COLLECTOR_TRUST_PROXY: bool(false),
+  // spaces' real-time host: join page, browser client, compositor page and the WebSocket signaling
+  SPACES_PORT: port(8085),
+  SPACES_BASE_URL: url(['http:', 'https:']),
+  SPACES_BROADCAST_LIMIT: positiveInt(1),
+  // UDP ports of the SFU's ICE candidates (`min-max`); unset: any free port
+  SPACES_ICE_PORTS: z
+    .string()
+    .regex(/^\d{1,5}-\d{1,5}$/, 'must be min-max, e.g. 40000-40100')
+    .refine((v) => {
+      const [min, max] = v.split('-').map(Number);
+      return min >= 1024 && min <= max && max <= 65535;
+    }, 'must be a range of ports from 1024 to 65535, min first')
+    .optional(),
+  // addresses announced as ICE host candidates besides the interfaces' own (a node's or load balancer's IP)
+  SPACES_ICE_ADDRESSES: z.string().optional(),
+  // seconds a participant whose connection dropped is still counted (Jibri: 30)
+  SPACES_LEAVE_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
   HOST: z.string().default('0.0.0.0'),
   // Prometheus `GET /metrics` of the process (every service it runs); 0: none (the default, so
   // processes side by side need no port of their own; the chart sets 9464)
@@ -143,6 +176,13 @@ export function crossVariableProblems(env: NodeJS.ProcessEnv): string[] {
   const collectorPort = (env.COLLECTOR_PORT ?? '8084').trim();
   for (const [name, fallback] of Object.entries(httpPorts)) {
     if ((env[name] ?? fallback).trim() === collectorPort) problems.push(`COLLECTOR_PORT: must differ from ${name}`);
+  }
+  const spacesPort = (env.SPACES_PORT ?? '8085').trim();
+  for (const [name, fallback] of Object.entries({ ...httpPorts, COLLECTOR_PORT: '8084' })) {
+    if ((env[name] ?? fallback).trim() === spacesPort) problems.push(`SPACES_PORT: must differ from ${name}`);
+  }
+  if ((env.CAPTURE_LAUNCHER ?? '').trim() === 'kubernetes' && !set('CAPTURE_IMAGE')) {
+    problems.push('CAPTURE_IMAGE: required with CAPTURE_LAUNCHER=kubernetes (the platform image the capture Pods run)');
   }
   if (set('S3_ENDPOINT') && (!set('S3_ACCESS_KEY') || !set('S3_SECRET_KEY'))) {
     problems.push('S3_ACCESS_KEY: S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT');

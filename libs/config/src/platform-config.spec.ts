@@ -66,6 +66,38 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ COLLECTOR_MAX_EVENTS: '0' })).toThrow(/COLLECTOR_MAX_EVENTS/);
   });
 
+  it('takes the spaces host, its broadcast limit, ICE ports and addresses and leave grace, the port apart from the other HTTP ports', () => {
+    expect(loadConfig({}).spaces).toEqual({
+      port: 8085,
+      baseUrl: 'http://localhost:8085',
+      broadcastLimit: 1,
+      icePorts: undefined,
+      iceAddresses: [],
+      leaveGraceMs: 30_000,
+    });
+    const c = loadConfig({
+      SPACES_PORT: '9085',
+      SPACES_BASE_URL: 'http://spaces.internal:9085/',
+      SPACES_BROADCAST_LIMIT: '2',
+      SPACES_ICE_PORTS: '40000-40100',
+      SPACES_ICE_ADDRESSES: '203.0.113.5, 198.51.100.7',
+      SPACES_LEAVE_GRACE_SECONDS: '5',
+    });
+    expect(c.spaces).toEqual({
+      port: 9085,
+      baseUrl: 'http://spaces.internal:9085',
+      broadcastLimit: 2,
+      icePorts: [40000, 40100],
+      iceAddresses: ['203.0.113.5', '198.51.100.7'],
+      leaveGraceMs: 5000,
+    });
+    expect(() => loadConfig({ SPACES_ICE_PORTS: '40100-40000' })).toThrow(/SPACES_ICE_PORTS: must be a range/);
+    expect(() => loadConfig({ SPACES_ICE_PORTS: '40000' })).toThrow(/SPACES_ICE_PORTS: must be min-max/);
+    expect(() => loadConfig({ SPACES_PORT: '8084' })).toThrow(/SPACES_PORT: must differ from COLLECTOR_PORT/);
+    expect(() => loadConfig({ SPACES_PORT: '8080' })).toThrow(/SPACES_PORT: must differ from API_PORT/);
+    expect(() => loadConfig({ SPACES_BROADCAST_LIMIT: '0' })).toThrow(/SPACES_BROADCAST_LIMIT/);
+  });
+
   it('takes a Kafka namespace of topic-safe characters', () => {
     expect(loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_NAMESPACE: 'tenant-1' }).kafka).toEqual({
       brokers: ['k:9092'],
@@ -80,6 +112,34 @@ describe('loadConfig', () => {
     expect(loadConfig({ OUTBOUND_ALLOW: 'public' }).outboundAllow).toBe('public');
     expect(loadConfig({ OUTBOUND_ALLOW: 'private' }).outboundAllow).toBe('private');
     expect(() => loadConfig({ OUTBOUND_ALLOW: 'everything' })).toThrow(/OUTBOUND_ALLOW/);
+  });
+
+  it('runs capture jobs as local processes by default, as Pods with CAPTURE_LAUNCHER=kubernetes and an image', () => {
+    expect(loadConfig({}).capture.kubernetes).toBeUndefined();
+    expect(loadConfig({ CAPTURE_LAUNCHER: 'kubernetes', CAPTURE_IMAGE: 'registry.example/video:1.2' }).capture.kubernetes).toEqual({
+      namespace: undefined,
+      image: 'registry.example/video:1.2',
+      instance: 'video-platform',
+      imagePullSecrets: [],
+    });
+    const env = {
+      CAPTURE_LAUNCHER: 'kubernetes',
+      CAPTURE_IMAGE: 'video:2',
+      CAPTURE_NAMESPACE: 'video',
+      CAPTURE_INSTANCE: 'prod_1',
+      CAPTURE_IMAGE_PULL_SECRETS: 'regcred, other.cred',
+    };
+    expect(loadConfig(env).capture.kubernetes).toEqual({
+      namespace: 'video',
+      image: 'video:2',
+      instance: 'prod_1',
+      imagePullSecrets: ['regcred', 'other.cred'],
+    });
+    expect(() => loadConfig({ CAPTURE_LAUNCHER: 'kubernetes' })).toThrow(/CAPTURE_IMAGE: required with CAPTURE_LAUNCHER=kubernetes/);
+    expect(() => loadConfig({ CAPTURE_LAUNCHER: 'docker' })).toThrow(/CAPTURE_LAUNCHER/);
+    expect(() => loadConfig({ ...env, CAPTURE_NAMESPACE: 'Video' })).toThrow(/CAPTURE_NAMESPACE: must be a Kubernetes namespace name/);
+    expect(() => loadConfig({ ...env, CAPTURE_INSTANCE: '-x' })).toThrow(/CAPTURE_INSTANCE: must be a Kubernetes label value/);
+    expect(() => loadConfig({ ...env, CAPTURE_IMAGE_PULL_SECRETS: 'ok,Not_OK' })).toThrow(/CAPTURE_IMAGE_PULL_SECRETS/);
   });
 
   it('takes the input download idle timeout and the ingest slots of a transcoder, each a positive integer', () => {

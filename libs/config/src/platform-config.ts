@@ -2,6 +2,16 @@ import path from 'node:path';
 import { crossVariableProblems, envSchema } from './env.schema';
 import { SERVICES, ServiceName } from './services';
 
+/** Capture jobs as Pods (CAPTURE_*): where, from which image, and the release label that marks this installation's Pods. */
+export interface CapturePodsConfig {
+  /** CAPTURE_NAMESPACE; undefined: the service's own namespace in a cluster, else `default`. */
+  namespace: string | undefined;
+  image: string;
+  /** CAPTURE_INSTANCE: the Pods' `app.kubernetes.io/instance` (the chart's release name). */
+  instance: string;
+  imagePullSecrets: string[];
+}
+
 export interface PlatformConfig {
   apiPort: number;
   /** METRICS_PORT: Prometheus `GET /metrics` of this process; 0 for none. */
@@ -31,11 +41,25 @@ export interface PlatformConfig {
   /**
    * Web inputs' capture workers: the RTMP ingest they push to (CAPTURE_RTMP_URL, `rtmp://127.0.0.1:<RTMP_PORT>/app`
    * by default; the chart points it at the live Service), their frame rate, and the Chromium they run
-   * (CHROMIUM_PATH, else `chromium`, `chromium-browser` or `google-chrome` on PATH).
+   * (CHROMIUM_PATH, else `chromium`, `chromium-browser` or `google-chrome` on PATH). `kubernetes`: each job runs as
+   * a Pod of its own (CAPTURE_LAUNCHER=kubernetes); undefined: as a child process of the service.
    */
-  capture: { rtmpUrl: string; fps: number; chromiumPath: string | undefined };
+  capture: { rtmpUrl: string; fps: number; chromiumPath: string | undefined; kubernetes: CapturePodsConfig | undefined };
   /** UDP port of the SRT ingest. */
   srtPort: number;
+  /**
+   * Spaces: the real-time host's port and public base (SPACES_BASE_URL, `http://localhost:<SPACES_PORT>`), the
+   * broadcasts a space may have, the SFU's ICE ports and extra host addresses, and how long a dropped
+   * participant still counts.
+   */
+  spaces: {
+    port: number;
+    baseUrl: string;
+    broadcastLimit: number;
+    icePorts: [number, number] | undefined;
+    iceAddresses: string[];
+    leaveGraceMs: number;
+  };
   host: string;
   uploads: {
     /** Port of the uploads service's HTTP upload host (the `url` of a direct upload). */
@@ -156,8 +180,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
       rtmpUrl: (e.CAPTURE_RTMP_URL ?? `rtmp://127.0.0.1:${e.RTMP_PORT}/app`).replace(/\/+$/, ''),
       fps: e.CAPTURE_FPS,
       chromiumPath: e.CHROMIUM_PATH,
+      kubernetes:
+        e.CAPTURE_LAUNCHER === 'kubernetes' && e.CAPTURE_IMAGE
+          ? {
+              namespace: e.CAPTURE_NAMESPACE,
+              image: e.CAPTURE_IMAGE,
+              instance: e.CAPTURE_INSTANCE ?? 'video-platform',
+              imagePullSecrets: (e.CAPTURE_IMAGE_PULL_SECRETS ?? '')
+                .split(',')
+                .map((n) => n.trim())
+                .filter(Boolean),
+            }
+          : undefined,
     },
     srtPort: e.SRT_PORT,
+    spaces: {
+      port: e.SPACES_PORT,
+      baseUrl: (e.SPACES_BASE_URL ?? `http://localhost:${e.SPACES_PORT}`).replace(/\/+$/, ''),
+      broadcastLimit: e.SPACES_BROADCAST_LIMIT,
+      icePorts: e.SPACES_ICE_PORTS ? (e.SPACES_ICE_PORTS.split('-').map(Number) as [number, number]) : undefined,
+      iceAddresses: (e.SPACES_ICE_ADDRESSES ?? '')
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+      leaveGraceMs: e.SPACES_LEAVE_GRACE_SECONDS * 1000,
+    },
     host: e.HOST,
     uploads: {
       port: e.UPLOAD_PORT,

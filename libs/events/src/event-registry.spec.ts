@@ -13,7 +13,10 @@ type MuxData<T extends MuxType> = Extract<MuxEvent, { type: T }>['data'];
 type PlatformOnly =
   | `system.signing_key.${'created' | 'deleted'}`
   | `video.${'playback_restriction' | 'transcription_vocabulary'}.${'created' | 'updated' | 'deleted'}`
-  | `video.web_input.${'created' | 'updated' | 'launching' | 'streaming' | 'idle' | 'deleted'}`;
+  | `video.web_input.${'created' | 'updated' | 'launching' | 'streaming' | 'idle' | 'deleted'}`
+  // Mux sent these until Spaces' sunset (2023-12-31); SDK v9 dropped their types
+  | `video.space.${'created' | 'updated' | 'active' | 'idle' | 'deleted'}`
+  | `video.space.broadcast.${'created' | 'active' | 'idle' | 'deleted'}`;
 type MuxCovered = Exclude<EventType, PlatformOnly>;
 
 type Equal<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

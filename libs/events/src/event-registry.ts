@@ -10,6 +10,8 @@ import {
   transcriptionVocabularySchema,
   uploadSchema,
   webInputSchema,
+  spaceSchema,
+  broadcastEventSchema,
 } from '@platform/api-shapes';
 import { z } from 'zod';
 import { defineEvent, EventDefinition } from './event-definition';
@@ -37,6 +39,15 @@ export const EVENT_DEFINITIONS = [
   defineEvent('video.web_input.streaming', 'web_input', webInputSchema),
   defineEvent('video.web_input.idle', 'web_input', webInputSchema),
   defineEvent('video.web_input.deleted', 'web_input', webInputSchema),
+  defineEvent('video.space.created', 'space', spaceSchema),
+  defineEvent('video.space.updated', 'space', spaceSchema),
+  defineEvent('video.space.active', 'space', spaceSchema),
+  defineEvent('video.space.idle', 'space', spaceSchema),
+  defineEvent('video.space.deleted', 'space', spaceSchema),
+  defineEvent('video.space.broadcast.created', 'broadcast', broadcastEventSchema),
+  defineEvent('video.space.broadcast.active', 'broadcast', broadcastEventSchema),
+  defineEvent('video.space.broadcast.idle', 'broadcast', broadcastEventSchema),
+  defineEvent('video.space.broadcast.deleted', 'broadcast', broadcastEventSchema),
   defineEvent('video.asset.created', 'asset', assetSchema),
   defineEvent('video.asset.ready', 'asset', assetSchema),
   defineEvent('video.asset.errored', 'asset', assetSchema),

@@ -15,3 +15,5 @@ export * from './express-adapter';
 export * from './async-resource-bind';
 export * from './request-context';
 export * from './platform-logger';
+export * from './live-stream-lookup';
+export * from './keyed-serial-queue';

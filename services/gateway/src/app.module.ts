@@ -13,12 +13,12 @@ import { GrpcClientsModule } from './grpc-clients/grpc-clients.module';
 import { HealthzModule } from './health/healthz.module';
 import { JsonBodyGuard } from './http/json-body.guard';
 import { RefuseNulMiddleware } from './http/refuse-nul.middleware';
-import { NotImplementedModule } from './not-implemented/not-implemented.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PlaybackIdsModule } from './playback-ids/playback-ids.module';
 import { PlaybackRestrictionsModule } from './playback-restrictions/playback-restrictions.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 import { TranscriptionVocabulariesModule } from './transcription-vocabularies/transcription-vocabularies.module';
+import { SpacesModule } from './spaces/spaces.module';
 import { WebInputsModule } from './web-inputs/web-inputs.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { LiveStreamsModule } from './live-streams/live-streams.module';
@@ -50,7 +50,7 @@ export class AppModule implements NestModule {
         LiveStreamsModule,
         DeliveryUsageModule,
         DataModule,
-        NotImplementedModule,
+        SpacesModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { PlatformConfig } from '@platform/config';
-import { PlaceholderModule, runStandalone, startGrpcService } from '@platform/grpc';
+import { runStandalone, startGrpcService } from '@platform/grpc';
+import { AppModule } from './app.module';
 
 export function bootstrap(config: PlatformConfig) {
-  return startGrpcService('spaces', PlaceholderModule.forRoot(config), config);
+  return startGrpcService('spaces', AppModule.forRoot(config), config);
 }
 
 if (require.main === module) runStandalone('spaces', bootstrap);

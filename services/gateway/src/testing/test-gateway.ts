@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig, PlatformConfig, SERVICE_NAMES } from '@platform/config';
-import { analytics, assets, health, live, playbackAuth, uploads, webInputs } from '@platform/proto';
+import { analytics, assets, health, live, playbackAuth, spaces, uploads, webInputs } from '@platform/proto';
 import { Observable, of, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { AccessTokenRepository } from '../access-tokens/access-token.repository';
@@ -19,6 +19,7 @@ import { PLAYBACK_RESTRICTIONS_CLIENT } from '../playback-restrictions/playback-
 import { setupGateway } from '../setup-gateway';
 import { SIGNING_KEYS_CLIENT } from '../signing-keys/signing-keys.controller';
 import { TRANSCRIPTION_VOCABULARIES_CLIENT } from '../transcription-vocabularies/transcription-vocabularies.controller';
+import { SPACES_CLIENT } from '../spaces/spaces.controller';
 import { WEB_INPUTS_CLIENT } from '../web-inputs/web-inputs.controller';
 import { FakeAccessTokenRepository } from './fake-access-token.repository';
 
@@ -69,6 +70,17 @@ export class TestGateway {
     'listTranscriptionVocabularies',
     'updateTranscriptionVocabulary',
     'deleteTranscriptionVocabulary',
+  ]);
+  readonly spaces = mockClient<spaces.SpacesServiceClient>([
+    'createSpace',
+    'getSpace',
+    'listSpaces',
+    'deleteSpace',
+    'createBroadcast',
+    'getBroadcast',
+    'deleteBroadcast',
+    'startBroadcast',
+    'stopBroadcast',
   ]);
   readonly webInputs = mockClient<webInputs.WebInputsServiceClient>([
     'createWebInput',
@@ -172,6 +184,8 @@ export class TestGateway {
       .useValue(gateway.vocabularies)
       .overrideProvider(WEB_INPUTS_CLIENT)
       .useValue(gateway.webInputs)
+      .overrideProvider(SPACES_CLIENT)
+      .useValue(gateway.spaces)
       .overrideProvider(ASSETS_CLIENT)
       .useValue(gateway.assets)
       .overrideProvider(STATIC_RENDITIONS_CLIENT)

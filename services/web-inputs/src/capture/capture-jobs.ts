@@ -1,13 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { CAPTURE_LAUNCHER, CaptureLauncher, CaptureReport, findChromium, viewportOf } from '@platform/capture';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
 import { resolveMediaBinaries } from '@platform/media';
-import fs from 'node:fs';
-import path from 'node:path';
 import { WebInputEntity } from '../web-inputs/web-input.entity';
-import { viewportOf } from '../web-inputs/web-input-fields';
 import { WebInputStates } from '../web-inputs/web-input-states';
-import { CAPTURE_LAUNCHER, CaptureLauncher } from './capture-launcher';
-import { CaptureReport } from './capture-job';
 
 /**
  * How long past its timeout a job may run before the service stops it itself (the worker's own timer, which
@@ -40,7 +36,11 @@ export class CaptureJobs implements OnApplicationShutdown {
       this.ffmpegPath = undefined;
       throw err;
     });
-    this.launcher.launch(
+    // set first: an `ended` during the launch clears it
+    const backstop = setTimeout(() => void this.stop(webInput.id), webInput.timeout * 1000 + TIMEOUT_BACKSTOP_MS);
+    backstop.unref();
+    this.backstops.set(webInput.id, backstop);
+    const launched = this.launcher.launch(
       {
         jobId: webInput.id,
         url: webInput.url,
@@ -55,16 +55,25 @@ export class CaptureJobs implements OnApplicationShutdown {
       },
       (report) => this.onReport(webInput.id, report),
     );
-    const backstop = setTimeout(() => void this.stop(webInput.id), webInput.timeout * 1000 + TIMEOUT_BACKSTOP_MS);
-    backstop.unref();
-    this.backstops.set(webInput.id, backstop);
+    await launched.catch((err: unknown) => {
+      this.clearBackstop(webInput.id);
+      throw err;
+    });
+  }
+
+  /**
+   * Takes over what a previous run of this service left running (a Pod per job outlives it); their backstop is the
+   * Pod's own deadline. Answers their ids.
+   */
+  adopt(): Promise<string[]> {
+    return this.launcher.adopt((id, report) => this.onReport(id, report));
   }
 
   isRunning(id: string): boolean {
     return this.launcher.running().includes(id);
   }
 
-  reload(id: string): boolean {
+  reload(id: string): Promise<boolean> {
     return this.launcher.reload(id);
   }
 
@@ -74,15 +83,17 @@ export class CaptureJobs implements OnApplicationShutdown {
     await this.idling.get(id);
   }
 
+  /** Jobs that cannot outlive the service are stopped (their web inputs idle); Pods are left to the next start. */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.launcher.running().map((id) => this.stop(id)));
+    for (const id of [...this.backstops.keys()]) this.clearBackstop(id);
+    await this.launcher.close();
+    await Promise.all(this.idling.values());
   }
 
   private onReport(id: string, report: CaptureReport): void {
     if (report.type === 'page_loaded') this.logger.log(`web input ${id}: page loaded (load ${report.loads})`);
     if (report.type !== 'ended') return;
-    clearTimeout(this.backstops.get(id));
-    this.backstops.delete(id);
+    this.clearBackstop(id);
     const idle = this.states
       .toIdle(id, report.reason, report.failed)
       .catch((err: unknown) => this.logger.error(`web input ${id}: ${String(err)}`))
@@ -91,15 +102,9 @@ export class CaptureJobs implements OnApplicationShutdown {
       });
     this.idling.set(id, idle);
   }
-}
 
-/** The first Chromium on PATH (Debian's `chromium`, or another distribution's name for it). */
-export function findChromium(searchPath = process.env.PATH ?? ''): string {
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    for (const dir of searchPath.split(path.delimiter)) {
-      const candidate = path.join(dir, name);
-      if (dir && fs.existsSync(candidate)) return candidate;
-    }
+  private clearBackstop(id: string): void {
+    clearTimeout(this.backstops.get(id));
+    this.backstops.delete(id);
   }
-  return 'chromium';
 }

@@ -54,9 +54,3 @@ export function urlProblems(url: string, guard: OutboundGuard): string[] {
   const refusal = guard.urlRefusal(url, URL_SCHEMES);
   return refusal ? [`url: ${refusal}`] : [];
 }
-
-/** `1920x1080` → width and height. */
-export function viewportOf(resolution: string): { width: number; height: number } {
-  const [width, height] = resolution.split('x').map(Number);
-  return { width, height };
-}

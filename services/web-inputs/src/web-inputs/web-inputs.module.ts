@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ClientGrpc, ClientsModule } from '@nestjs/microservices';
+import { CAPTURE_LAUNCHER, createCaptureLauncher } from '@platform/capture';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
-import { grpcClientOptions } from '@platform/grpc';
+import { grpcClientOptions, LIVE_STREAM_LOOKUP, LiveStreamLookup } from '@platform/grpc';
 import { live } from '@platform/proto';
-import { CAPTURE_LAUNCHER } from '../capture/capture-launcher';
 import { CaptureJobs } from '../capture/capture-jobs';
-import { LocalProcessLauncher } from '../capture/local-process-launcher';
 import { LiveStreamEventsConsumer } from './live-stream-events.consumer';
-import { LIVE_STREAM_LOOKUP, LiveStreamLookup } from './live-stream-lookup';
 import { WebInputRepository } from './web-input.repository';
 import { WebInputStates } from './web-input-states';
 import { WebInputsGrpcController } from './web-inputs.grpc-controller';
@@ -26,7 +24,7 @@ const LIVE_CLIENT = 'web-inputs:live-client';
     WebInputStates,
     CaptureJobs,
     LiveStreamEventsConsumer,
-    { provide: CAPTURE_LAUNCHER, useFactory: () => new LocalProcessLauncher() },
+    { provide: CAPTURE_LAUNCHER, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => createCaptureLauncher(config.capture, 'web_input') },
     {
       provide: LIVE_STREAM_LOOKUP,
       inject: [LIVE_CLIENT],

@@ -2,30 +2,39 @@ import { loadConfig } from '@platform/config';
 import { ErrorCode } from '@platform/errors';
 import { fakeUnitOfWork, rejection } from '@platform/testing';
 import { CaptureJobs } from '../capture/capture-jobs';
-import { CaptureJobSpec, CaptureReport } from '../capture/capture-job';
-import { CaptureLauncher } from '../capture/capture-launcher';
+import { CaptureJobSpec, CaptureLauncher, CaptureReport } from '@platform/capture';
 import { InMemoryWebInputs } from '../testing/in-memory-web-inputs';
 import { LiveStreamEventsConsumer } from './live-stream-events.consumer';
-import { DestinationStream, LiveStreamLookup } from './live-stream-lookup';
+import { DestinationStream, LiveStreamLookup } from '@platform/grpc';
 import { WebInputStates } from './web-input-states';
 import { WebInputsService } from './web-inputs.service';
 
-/** Records launches; the test reports for the job as a worker would. */
+/** Records launches; the test reports for the job as a worker would. `leftRunning`: what a previous run left (Pods). */
 class FakeLauncher implements CaptureLauncher {
   readonly launched: CaptureJobSpec[] = [];
   readonly reloads: string[] = [];
+  readonly stopped: string[] = [];
+  leftRunning: string[] = [];
   private readonly reporters = new Map<string, (r: CaptureReport) => void>();
 
-  launch(spec: CaptureJobSpec, onReport: (report: CaptureReport) => void): void {
+  async launch(spec: CaptureJobSpec, onReport: (report: CaptureReport) => void): Promise<void> {
     this.launched.push(spec);
     this.reporters.set(spec.jobId, onReport);
   }
-  reload(jobId: string): boolean {
+  async reload(jobId: string): Promise<boolean> {
     if (!this.reporters.has(jobId)) return false;
     this.reloads.push(jobId);
     return true;
   }
+  async adopt(onReport: (jobId: string, report: CaptureReport) => void): Promise<string[]> {
+    for (const id of this.leftRunning) this.reporters.set(id, (r) => onReport(id, r));
+    return this.leftRunning;
+  }
+  async close(): Promise<void> {
+    for (const id of this.running()) this.end(id, 'shut down', false);
+  }
   stop(jobId: string): Promise<void> {
+    this.stopped.push(jobId);
     this.end(jobId, 'shut down', false);
     return Promise.resolve();
   }
@@ -198,6 +207,23 @@ describe('WebInputsService (spec 2.9, 3, 4.9)', () => {
     expect(launcher.running()).toEqual([]);
     expect(eventTypes().slice(-2)).toEqual(['video.web_input.idle', 'video.web_input.deleted']);
     expect(await rejection(service.get(id))).toMatchObject({ code: ErrorCode.NOT_FOUND, messages: ['Web input not found'] });
+  });
+
+  it('at start, adopts the jobs a previous run left: their web inputs keep streaming, jobs no web input wants are stopped', async () => {
+    const kept = await service.create({ url: 'http://127.0.0.1:9/page', live_stream_id: 'ls1' });
+    const orphan = await service.create({ url: 'http://127.0.0.1:9/page', live_stream_id: 'ls1' });
+    const idle = await service.create({ url: 'http://127.0.0.1:9/page', live_stream_id: 'ls1' });
+    repo.rows.get(kept.id)!.status = 'streaming';
+    repo.rows.get(orphan.id)!.status = 'launching';
+    launcher.leftRunning = [kept.id, idle.id, 'deleted-web-input'];
+    await service.onApplicationBootstrap();
+    expect([(await service.get(kept.id)).status, (await service.get(orphan.id)).status]).toEqual(['streaming', 'idle']);
+    expect(launcher.stopped.sort()).toEqual([idle.id, 'deleted-web-input'].sort());
+    expect(launcher.running()).toEqual([kept.id]);
+    // the adopted job reports to the service as one it launched: its end makes the web input idle
+    launcher.end(kept.id, 'the timeout of 3600 s passed', false);
+    await settle();
+    expect((await service.get(kept.id)).status).toBe('idle');
   });
 
   it('at start, makes idle what a previous run left launching or streaming (no browser survives it)', async () => {

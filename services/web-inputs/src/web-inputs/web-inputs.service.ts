@@ -6,7 +6,7 @@ import { newId } from '@platform/ids';
 import { OutboundGuard } from '@platform/outbound';
 import { common, webInputs } from '@platform/proto';
 import { CaptureJobs } from '../capture/capture-jobs';
-import { DestinationStream, LIVE_STREAM_LOOKUP, LiveStreamLookup } from './live-stream-lookup';
+import { DestinationStream, KeyedSerialQueue, LIVE_STREAM_LOOKUP, LiveStreamLookup } from '@platform/grpc';
 import { WebInputEntity } from './web-input.entity';
 import { urlProblems, validWebInputFields } from './web-input-fields';
 import { toWebInputMessage } from './web-input.mapper';
@@ -25,7 +25,7 @@ export const MAX_LIMIT = 100;
 export class WebInputsService implements OnApplicationBootstrap {
   private readonly guard: OutboundGuard;
   /** Launch, shutdown, reload and delete of one web input run one at a time (a shutdown never slips into a launch). */
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly serial = new KeyedSerialQueue();
 
   constructor(
     @Inject(WebInputRepository) private readonly webInputs: WebInputRepository,
@@ -38,11 +38,19 @@ export class WebInputsService implements OnApplicationBootstrap {
     this.guard = new OutboundGuard(config.outboundAllow);
   }
 
-  /** A web input left launching or streaming by a previous run of this service has no browser any more. */
+  /**
+   * Reconciles with what a previous run of this service left: its jobs that still run are adopted (Pods outlive the
+   * service; child processes do not); a web input left launching or streaming without one goes idle, and an adopted
+   * job whose web input is no longer launching or streaming (idle, deleted) is stopped.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    for (const orphan of await this.webInputs.findRunning()) {
+    const adopted = await this.jobs.adopt();
+    const running = await this.webInputs.findRunning();
+    for (const orphan of running) {
       if (!this.jobs.isRunning(orphan.id)) await this.states.toIdle(orphan.id, 'the web-inputs service restarted while it ran', true);
     }
+    const wanted = new Set(running.map((w) => w.id));
+    await Promise.all(adopted.filter((id) => !wanted.has(id)).map((id) => this.jobs.stop(id)));
   }
 
   async create(request: webInputs.CreateWebInputRequest): Promise<webInputs.WebInput> {
@@ -75,7 +83,7 @@ export class WebInputsService implements OnApplicationBootstrap {
 
   /** Starts the browser, loads the url and streams to the live stream: `launching`, then `streaming` once our ingest has the publish. */
   launch(id: string): Promise<void> {
-    return this.serially(id, async () => {
+    return this.serial.run(id, async () => {
       const webInput = await this.found(id);
       if (webInput.status !== 'idle') throw DomainError.precondition(`The web input is already launched; it is ${webInput.status}`);
       const stream = await this.liveStreams.find(webInput.liveStreamId);
@@ -91,7 +99,7 @@ export class WebInputsService implements OnApplicationBootstrap {
 
   /** Ends streaming, then shuts the browser down; an idle web input stays as it is. */
   shutdown(id: string): Promise<void> {
-    return this.serially(id, async () => {
+    return this.serial.run(id, async () => {
       const webInput = await this.found(id);
       if (this.jobs.isRunning(id)) await this.jobs.stop(id);
       else if (webInput.status !== 'idle') await this.states.toIdle(id, 'shut down (no capture job was running)', false);
@@ -100,10 +108,10 @@ export class WebInputsService implements OnApplicationBootstrap {
 
   /** Reloads the page in the running browser; the encoder keeps streaming, so viewers see the reload. */
   reload(id: string): Promise<void> {
-    return this.serially(id, async () => {
+    return this.serial.run(id, async () => {
       const webInput = await this.found(id);
       if (webInput.status !== 'streaming') throw DomainError.precondition(`Only a streaming web input can be reloaded; it is ${webInput.status}`);
-      if (!this.jobs.reload(id)) throw DomainError.precondition('The web input has no running browser to reload');
+      if (!(await this.jobs.reload(id))) throw DomainError.precondition('The web input has no running browser to reload');
     });
   }
 
@@ -124,7 +132,7 @@ export class WebInputsService implements OnApplicationBootstrap {
 
   /** Stops the browser and the stream first, then deletes. */
   delete(id: string): Promise<void> {
-    return this.serially(id, async () => {
+    return this.serial.run(id, async () => {
       await this.found(id);
       if (this.jobs.isRunning(id)) await this.jobs.stop(id);
       await this.unitOfWork.run(async (manager, emit) => {
@@ -145,18 +153,6 @@ export class WebInputsService implements OnApplicationBootstrap {
       throw DomainError.precondition(`The web input's url cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
     }
     return stream;
-  }
-
-  /** Runs `work` after every earlier call for `id` has settled. */
-  private serially<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(work);
-    const settled = next.catch(() => undefined);
-    this.locks.set(id, settled);
-    void settled.then(() => {
-      if (this.locks.get(id) === settled) this.locks.delete(id);
-    });
-    return next;
   }
 
   private async found(id: string): Promise<WebInputEntity> {

@@ -11,37 +11,118 @@ import { Empty, IdRequest, PageRequest } from "../../platform/common/v1/common";
 
 export interface Space {
   id: string;
+  /** idle, active */
   status: string;
   created_at: number;
+  /** server */
+  type: string;
+  passthrough?: string | undefined;
+  broadcasts: Broadcast[];
+  /** set only while active; new on every idle → active */
+  active_session_id?: string | undefined;
+}
+
+export interface Broadcast {
+  id: string;
+  passthrough?: string | undefined;
+  live_stream_id: string;
+  /** idle, active */
+  status: string;
+  /** gallery, active-speaker, crop */
+  layout: string;
+  background?:
+    | string
+    | undefined;
+  /** 1920x1080, 1280x720, 1080x1920, 720x1280, 1080x1080, 720x720 */
+  resolution: string;
+}
+
+/** Absent fields take their defaults (layout gallery, resolution 1920x1080). */
+export interface BroadcastInput {
+  live_stream_id: string;
+  passthrough?: string | undefined;
+  layout?: string | undefined;
+  background?: string | undefined;
+  resolution?: string | undefined;
+}
+
+export interface CreateSpaceRequest {
+  type?: string | undefined;
+  passthrough?: string | undefined;
+  broadcasts: BroadcastInput[];
+}
+
+export interface CreateBroadcastRequest {
+  space_id: string;
+  broadcast: BroadcastInput | undefined;
+}
+
+export interface BroadcastRequest {
+  space_id: string;
+  broadcast_id: string;
 }
 
 export interface SpaceList {
   items: Space[];
 }
 
-/** Spaces (spec 2.10, 4.10): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/** Spaces (spec 2.10, 4.10): real-time rooms whose composited video is broadcast to live streams. */
 
 export interface SpacesServiceClient {
+  createSpace(request: CreateSpaceRequest): Observable<Space>;
+
   getSpace(request: IdRequest): Observable<Space>;
 
   listSpaces(request: PageRequest): Observable<SpaceList>;
 
   deleteSpace(request: IdRequest): Observable<Empty>;
+
+  createBroadcast(request: CreateBroadcastRequest): Observable<Broadcast>;
+
+  getBroadcast(request: BroadcastRequest): Observable<Broadcast>;
+
+  deleteBroadcast(request: BroadcastRequest): Observable<Empty>;
+
+  startBroadcast(request: BroadcastRequest): Observable<Empty>;
+
+  stopBroadcast(request: BroadcastRequest): Observable<Empty>;
 }
 
-/** Spaces (spec 2.10, 4.10): not implemented yet; every method answers UNIMPLEMENTED until its issue lands. */
+/** Spaces (spec 2.10, 4.10): real-time rooms whose composited video is broadcast to live streams. */
 
 export interface SpacesServiceController {
+  createSpace(request: CreateSpaceRequest): Promise<Space> | Observable<Space> | Space;
+
   getSpace(request: IdRequest): Promise<Space> | Observable<Space> | Space;
 
   listSpaces(request: PageRequest): Promise<SpaceList> | Observable<SpaceList> | SpaceList;
 
   deleteSpace(request: IdRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  createBroadcast(request: CreateBroadcastRequest): Promise<Broadcast> | Observable<Broadcast> | Broadcast;
+
+  getBroadcast(request: BroadcastRequest): Promise<Broadcast> | Observable<Broadcast> | Broadcast;
+
+  deleteBroadcast(request: BroadcastRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  startBroadcast(request: BroadcastRequest): Promise<Empty> | Observable<Empty> | Empty;
+
+  stopBroadcast(request: BroadcastRequest): Promise<Empty> | Observable<Empty> | Empty;
 }
 
 export function SpacesServiceControllerMethods() {
   return function (constructor: Function) {
-    const grpcMethods: string[] = ["getSpace", "listSpaces", "deleteSpace"];
+    const grpcMethods: string[] = [
+      "createSpace",
+      "getSpace",
+      "listSpaces",
+      "deleteSpace",
+      "createBroadcast",
+      "getBroadcast",
+      "deleteBroadcast",
+      "startBroadcast",
+      "stopBroadcast",
+    ];
     for (const method of grpcMethods) {
       const descriptor: any = Reflect.getOwnPropertyDescriptor(constructor.prototype, method);
       GrpcMethod("SpacesService", method)(constructor.prototype[method], method, descriptor);

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { playbackAuth } from '@platform/proto';
+import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { firstValueFrom, timeout } from 'rxjs';
+
+/** Mux's join tokens: RS256 with a signing key, `aud` "rt", `sub` the space id, optional `participant_id`. */
+export const JOIN_AUDIENCE = 'rt';
+/** Our own compositor's tokens: HS256 with this process's key; it joins hidden (subscribe-only, not counted). */
+const COMPOSITOR_AUDIENCE = 'rt-compositor';
+const COMPOSITOR_KID = 'compositor';
+const VERIFY_TIMEOUT_MS = 3_000;
+const MAX_PARTICIPANT_ID_LENGTH = 255;
+
+export interface Joiner {
+  spaceId: string;
+  participantId: string;
+  hidden: boolean;
+}
+
+export class JoinRefusedError extends Error {}
+
+export type SignedTokenVerifier = Pick<playbackAuth.SigningKeysServiceClient, 'verifySignedToken'>;
+
+/**
+ * Who a join token lets in. A participant's token is checked by the signing keys' owner (playback-auth); the
+ * compositor's is signed here, with a key that never leaves this process (the compositor joins the room of the
+ * process that launched it). `spaceExists` refuses tokens for spaces that are not (or no longer) there.
+ */
+export class JoinTokens {
+  private readonly compositorKey = randomBytes(32);
+
+  constructor(
+    private readonly signingKeys: SignedTokenVerifier,
+    private readonly spaceExists: (id: string) => Promise<boolean>,
+  ) {}
+
+  async verify(token: string): Promise<Joiner> {
+    if (!token) throw new JoinRefusedError('A join token (?token=) is required');
+    const joiner = isCompositorToken(token) ? await this.verifyCompositor(token) : await this.verifyParticipant(token);
+    if (!(await this.spaceExists(joiner.spaceId))) throw new JoinRefusedError(`No space ${joiner.spaceId}`);
+    return joiner;
+  }
+
+  /** A token for the compositor of a broadcast of `spaceId`, valid for `seconds`. */
+  signCompositor(spaceId: string, broadcastId: string, seconds: number): Promise<string> {
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', kid: COMPOSITOR_KID })
+      .setSubject(spaceId)
+      .setAudience(COMPOSITOR_AUDIENCE)
+      .setJti(broadcastId)
+      .setExpirationTime(`${seconds}s`)
+      .sign(this.compositorKey);
+  }
+
+  private async verifyCompositor(token: string): Promise<Joiner> {
+    try {
+      const { payload } = await jwtVerify(token, this.compositorKey, { audience: COMPOSITOR_AUDIENCE, algorithms: ['HS256'] });
+      return { spaceId: String(payload.sub), participantId: `compositor-${String(payload.jti)}`, hidden: true };
+    } catch (err) {
+      throw new JoinRefusedError(`Compositor token refused: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private async verifyParticipant(token: string): Promise<Joiner> {
+    const reply = await firstValueFrom(this.signingKeys.verifySignedToken({ token, audiences: [JOIN_AUDIENCE] }).pipe(timeout(VERIFY_TIMEOUT_MS)));
+    if (!reply.valid) throw new JoinRefusedError(reply.reason);
+    // the signature is verified above; the claim is read from the same payload
+    const claimed = decodeJwt(token).participant_id;
+    if (claimed !== undefined && (typeof claimed !== 'string' || claimed.length === 0 || claimed.length > MAX_PARTICIPANT_ID_LENGTH)) {
+      throw new JoinRefusedError(`participant_id must be a string of 1 to ${MAX_PARTICIPANT_ID_LENGTH} characters`);
+    }
+    return { spaceId: reply.subject, participantId: claimed ?? `p-${randomBytes(8).toString('hex')}`, hidden: false };
+  }
+}
+
+function isCompositorToken(token: string): boolean {
+  try {
+    const header = decodeProtectedHeader(token);
+    return header.alg === 'HS256' && header.kid === COMPOSITOR_KID;
+  } catch {
+    throw new JoinRefusedError('The join token is not a JWT');
+  }
+}

@@ -1,0 +1,76 @@
+/* global window, document, AudioContext, MediaStream, Image */
+// Browser side of realtime-server.int-spec.ts, added to a page of the realtime server's origin:
+// a participant publishing a solid-colour canvas and a tone (silence when off), and colour probes.
+import { joinSpace } from '/spaces/client.js';
+
+window.startParticipant = async ({ token, colour, tone, width }) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = 90;
+  const context = canvas.getContext('2d');
+  // captureStream only emits frames for a canvas that is painted.
+  setInterval(() => {
+    context.fillStyle = `rgb(${colour.join(',')})`;
+    context.fillRect(0, 0, width, 90);
+  }, 66);
+  const audio = new AudioContext();
+  const oscillator = audio.createOscillator();
+  const gain = audio.createGain();
+  const destination = audio.createMediaStreamDestination();
+  oscillator.frequency.value = 1000;
+  gain.gain.value = tone ? 0.5 : 0;
+  oscillator.connect(gain).connect(destination);
+  oscillator.start();
+  window.setTone = (on) => (gain.gain.value = on ? 0.5 : 0);
+  window.videos = {};
+  window.speakers = [];
+  window.participantEvents = [];
+  window.endedTracks = [];
+  const stream = new MediaStream([...canvas.captureStream(15).getVideoTracks(), ...destination.stream.getAudioTracks()]);
+  await joinSpace({
+    token,
+    publish: stream,
+    onTrack: ({ participantId, kind, track }) => {
+      if (kind !== 'video') return;
+      const video = document.createElement('video');
+      video.muted = true;
+      video.autoplay = true;
+      video.srcObject = new MediaStream([track]);
+      document.body.append(video);
+      window.videos[participantId] = video;
+    },
+    onTrackEnded: ({ participantId, kind }) => window.endedTracks.push(`${participantId} ${kind}`),
+    onActiveSpeaker: (participantId) => window.speakers.push(participantId),
+    onParticipant: (event) => window.participantEvents.push(event),
+  });
+};
+
+/** The centre colour of each received video that has a frame, by participant. */
+window.sampleVideos = () => {
+  const colours = {};
+  for (const [participantId, video] of Object.entries(window.videos)) {
+    if (!video.videoWidth) continue;
+    const canvas = document.createElement('canvas');
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    const context = canvas.getContext('2d');
+    context.drawImage(video, 0, 0);
+    colours[participantId] = [...context.getImageData(video.videoWidth / 2, video.videoHeight / 2, 1, 1).data.slice(0, 3)];
+  }
+  return colours;
+};
+
+/** The colours of a base64 PNG at the given points. */
+window.pngColours = async (png, points) => {
+  const image = new Image();
+  image.src = `data:image/png;base64,${png}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  return points.map(([x, y]) => [...context.getImageData(x, y, 1, 1).data.slice(0, 3)]);
+};
+
+window.testParticipantReady = true;
