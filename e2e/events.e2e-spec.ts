@@ -59,6 +59,7 @@ describe('events', () => {
     await walk.uploads();
     await walk.liveStream(vocabularyId);
     await walk.webInput();
+    await walk.space();
 
     // every webhook out (each is held WEBHOOK_ORDER_HOLD_MS), then held against what GET showed
     const expected = EVENT_TYPES.filter((t) => !MADE_ELSEWHERE.includes(t));

@@ -1,16 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { createPrivateKey } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SignJWT } from 'jose';
 import { galleryGrid } from '../services/spaces/src/realtime/gallery-grid';
 import { api, sdk } from './support/context';
 import { bandLevel, Colour, colourAt, LiveSegments } from './support/live-signals';
 import { FFMPEG } from './support/media';
-import { SpaceParticipants } from './support/space-participants';
+import { signJoinToken, SpaceParticipants, spacesUrl } from './support/space-participants';
 import { ReceivedWebhook, receivedWebhooks } from './support/webhook-receiver';
 
 /**
@@ -35,7 +33,6 @@ jest.setTimeout(300_000);
 
 describe('spaces (spec 2.10, 4.10)', () => {
   const mux = sdk();
-  const spacesUrl = () => process.env.E2E_SPACES_URL ?? '';
   let server: http.Server;
   let backgroundUrl: string;
   let dir: string;
@@ -55,13 +52,7 @@ describe('spaces (spec 2.10, 4.10)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const joinToken = async (spaceId: string, participantId: string) =>
-    new SignJWT({ participant_id: participantId })
-      .setProtectedHeader({ alg: 'RS256', kid: key.id })
-      .setSubject(spaceId)
-      .setAudience('rt')
-      .setExpirationTime('1h')
-      .sign(createPrivateKey(Buffer.from(key.private_key, 'base64').toString()));
+  const joinToken = (spaceId: string, participantId: string) => signJoinToken(key, spaceId, participantId);
   const getSpace = async (id: string) => (await api('GET', `/video/v1/spaces/${id}`)).body.data as Record<string, any>;
   const until = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> => {
     const deadline = Date.now() + ms;
@@ -207,6 +198,8 @@ describe('spaces (spec 2.10, 4.10)', () => {
       const space = await getSpace(id);
       const previous = space.broadcasts[0] as { id: string; live_stream_id: string };
       expect((await api('POST', `/video/v1/spaces/${id}/broadcasts/${previous.id}/stop`)).body).toEqual({ data: {} });
+      // stop answers once the broadcast is idle and its stream completed
+      expect((await api('GET', `/video/v1/spaces/${id}/broadcasts/${previous.id}`)).body.data.status).toBe('idle');
       await until(
         'the previous stream idle',
         async () => ((await mux.video.liveStreams.retrieve(previous.live_stream_id)).status === 'idle' ? true : undefined),

@@ -58,6 +58,9 @@ function candidates(event: WebhookEvent, states: ObjectStates): Array<{ state: O
   if (event.type.startsWith('video.live_stream.simulcast_target.')) {
     return states.states(event.object.id).map((state) => ({ state, value: { ...state.body, live_stream_id: event.data.live_stream_id } }));
   }
+  if (event.type.startsWith('video.space.broadcast.')) {
+    return states.states(event.object.id).map((state) => ({ state, value: { ...state.body, space_id: event.data.space_id } }));
+  }
   if (event.type === 'video.asset.warning') {
     return states.states(event.object.id).map((state) => ({ state, value: { ...state.body, warning: event.data.warning } }));
   }

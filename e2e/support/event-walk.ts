@@ -10,6 +10,7 @@ import { segmentsListed } from './live-playlists';
 import { makeClip } from './media';
 import { ObjectStates } from './object-states';
 import { descendantPids } from './processes';
+import { walkSpace } from './space-walk';
 import { putBytes } from './uploads';
 
 type Body = Record<string, unknown> | undefined;
@@ -304,6 +305,11 @@ export class EventWalk {
     await states.until(id, gone);
     await mux.video.liveStreams.delete(stream.id);
     await states.until(stream.id, gone);
+  }
+
+  /** A space and its broadcast through their states (space-walk.ts). */
+  space(): Promise<void> {
+    return walkSpace(this.mux, this.states);
   }
 
   async close(): Promise<void> {

@@ -7,9 +7,11 @@ export interface ObservedState {
   lastSeen: number;
 }
 
-export type ObjectKind = 'asset' | 'upload' | 'live' | 'simulcast_target' | 'signing_key' | 'playback_restriction' | 'transcription_vocabulary' | 'web_input';
+export type ObjectKind =
+  'asset' | 'upload' | 'live' | 'simulcast_target' | 'signing_key' | 'playback_restriction' | 'transcription_vocabulary' | 'web_input' | 'space' | 'broadcast';
 
-const PATHS: Record<Exclude<ObjectKind, 'simulcast_target'>, string> = {
+/** Where GET reads each kind (a simulcast target or a broadcast: under its parent, the path given to `watch`). */
+const PATHS: Record<Exclude<ObjectKind, 'simulcast_target' | 'broadcast'>, string> = {
   asset: '/video/v1/assets/',
   upload: '/video/v1/uploads/',
   live: '/video/v1/live-streams/',
@@ -17,6 +19,7 @@ const PATHS: Record<Exclude<ObjectKind, 'simulcast_target'>, string> = {
   playback_restriction: '/video/v1/playback-restrictions/',
   transcription_vocabulary: '/video/v1/transcription-vocabularies/',
   web_input: '/video/v1/web-inputs/',
+  space: '/video/v1/spaces/',
 };
 
 interface Watched {
@@ -43,7 +46,13 @@ export class ObjectStates {
 
   watch(kind: ObjectKind, id: string, path?: string): void {
     if (this.watched.has(id)) return;
-    const w: Watched = { kind, path: path ?? `${PATHS[kind as Exclude<ObjectKind, 'simulcast_target'>]}${id}`, since: Date.now(), states: [], stopped: false };
+    const w: Watched = {
+      kind,
+      path: path ?? `${PATHS[kind as Exclude<ObjectKind, 'simulcast_target' | 'broadcast'>]}${id}`,
+      since: Date.now(),
+      states: [],
+      stopped: false,
+    };
     this.watched.set(id, w);
     w.loop = this.poll(w);
   }

@@ -15,7 +15,7 @@ type PlatformOnly =
   | `video.${'playback_restriction' | 'transcription_vocabulary'}.${'created' | 'updated' | 'deleted'}`
   | `video.web_input.${'created' | 'updated' | 'launching' | 'streaming' | 'idle' | 'deleted'}`
   // Mux sent these until Spaces' sunset (2023-12-31); SDK v9 dropped their types
-  | `video.space.${'created' | 'updated' | 'active' | 'idle' | 'deleted'}`
+  | `video.space.${'created' | 'active' | 'idle' | 'deleted'}`
   | `video.space.broadcast.${'created' | 'active' | 'idle' | 'deleted'}`;
 type MuxCovered = Exclude<EventType, PlatformOnly>;
 

@@ -40,7 +40,6 @@ export const EVENT_DEFINITIONS = [
   defineEvent('video.web_input.idle', 'web_input', webInputSchema),
   defineEvent('video.web_input.deleted', 'web_input', webInputSchema),
   defineEvent('video.space.created', 'space', spaceSchema),
-  defineEvent('video.space.updated', 'space', spaceSchema),
   defineEvent('video.space.active', 'space', spaceSchema),
   defineEvent('video.space.idle', 'space', spaceSchema),
   defineEvent('video.space.deleted', 'space', spaceSchema),

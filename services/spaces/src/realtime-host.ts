@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformConfig } from '@platform/config';
+import { BroadcastsService } from './broadcasts/broadcasts.service';
 import { JoinTokens } from './join/join-tokens';
 import { RealtimeServer } from './realtime';
 import { SpacePresence } from './spaces/space-presence';
@@ -18,6 +19,7 @@ export class RealtimeHost implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(JoinTokens) tokens: JoinTokens,
     @Inject(SpacePresence) presence: SpacePresence,
     @Inject(SpacesService) private readonly spaces: SpacesService,
+    @Inject(BroadcastsService) broadcasts: BroadcastsService,
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
   ) {
     const changed = (spaceId: string, hidden: boolean) => (hidden ? undefined : presence.changed(spaceId, () => this.server.visibleCount(spaceId)));
@@ -27,7 +29,10 @@ export class RealtimeHost implements OnApplicationBootstrap, OnApplicationShutdo
       verifyToken: (token) => tokens.verify(token),
       listener: {
         onParticipantJoined: (spaceId, participant) => changed(spaceId, participant.hidden),
-        onParticipantLeft: (spaceId, _participantId, hidden) => changed(spaceId, hidden),
+        onParticipantLeft: (spaceId, participantId, hidden) => {
+          const broadcastId = hidden ? JoinTokens.compositedBroadcast(participantId) : undefined;
+          return broadcastId ? broadcasts.compositorLeft(spaceId, broadcastId) : changed(spaceId, hidden);
+        },
       },
       disconnectGraceMs: config.spaces.leaveGraceMs,
       ice: {

@@ -26,6 +26,8 @@ export class BroadcastsService implements OnApplicationBootstrap {
   private readonly guard: OutboundGuard;
   /** Start, stop and delete of one broadcast run one at a time. */
   private readonly serial = new KeyedSerialQueue();
+  /** The end of each compositor that has gone, while it is being recorded (idle, the stream completed). */
+  private readonly endings = new Map<string, Promise<void>>();
 
   constructor(
     @Inject(BroadcastRepository) private readonly broadcasts: BroadcastRepository,
@@ -111,12 +113,13 @@ export class BroadcastsService implements OnApplicationBootstrap {
       const space = await this.foundSpace(request.space_id);
       const broadcast = await this.found(request);
       if (space.status !== 'active') throw DomainError.precondition(`A broadcast can start only while its space is active; the space is ${space.status}`);
-      if (broadcast.status === 'active') return;
+      await this.endings.get(broadcast.id); // a compositor that just died: its stream is completed before a new one starts
+      if (broadcast.status === 'active' && this.jobs.isRunning(broadcast.id)) return;
       const { streamKey } = checkStreamable(broadcast.liveStreamId, await this.liveStreams.find(broadcast.liveStreamId));
       const active = await this.states.toActive(broadcast.id);
       if (!active) return;
       await this.jobs
-        .start(active, streamKey, (reason, failed) => void this.ended(active, reason, failed))
+        .start(active, streamKey, (reason, failed) => this.track(active, reason, failed))
         .catch(async (err: unknown) => {
           await this.states.toIdle(active.id, `the compositor could not start: ${String(err)}`, true);
           throw err;
@@ -124,19 +127,37 @@ export class BroadcastsService implements OnApplicationBootstrap {
     });
   }
 
-  /** Stops the compositor; the broadcast goes idle and its live stream is completed. An idle broadcast stays as it is. */
+  /** Stops the compositor; resolves once the broadcast is idle and its live stream completed. An idle broadcast stays as it is. */
   stop(request: spaces.BroadcastRequest): Promise<void> {
     return this.serial.run(request.broadcast_id, async () => {
       const broadcast = await this.found(request);
       if (this.jobs.isRunning(broadcast.id)) await this.jobs.stop(broadcast.id);
-      else if (broadcast.status === 'active') await this.ended(broadcast, 'stopped (no compositor was running)', false);
+      else if (broadcast.status === 'active') this.track(broadcast, 'stopped (no compositor was running)', false);
+      await this.endings.get(broadcast.id);
     });
   }
 
-  /** Every active broadcast of the space stopped (it went idle: spec 3, "broadcasts stop automatically"). */
+  /**
+   * Every broadcast of the space stopped (it went idle: spec 3, "broadcasts stop automatically"); each stop waits
+   * behind a start still under way, so a start racing the space's idle is stopped too.
+   */
   async stopAll(spaceId: string): Promise<void> {
     const all = (await this.broadcasts.ofSpaces([spaceId])).get(spaceId) ?? [];
-    await Promise.all(all.filter((b) => b.status === 'active').map((b) => this.stop({ space_id: spaceId, broadcast_id: b.id })));
+    await Promise.all(all.map((b) => this.stop({ space_id: spaceId, broadcast_id: b.id })));
+  }
+
+  /** The compositor left the room (its page lost the connection): a broadcast that shows nobody is stopped. */
+  compositorLeft(spaceId: string, broadcastId: string): Promise<void> {
+    return this.stop({ space_id: spaceId, broadcast_id: broadcastId }).catch((err: unknown) =>
+      this.logger.error(`broadcast ${broadcastId}: could not stop after its compositor left: ${String(err)}`),
+    );
+  }
+
+  private track(broadcast: BroadcastEntity, reason: string, failed: boolean): void {
+    const ending = this.ended(broadcast, reason, failed).finally(() => {
+      if (this.endings.get(broadcast.id) === ending) this.endings.delete(broadcast.id);
+    });
+    this.endings.set(broadcast.id, ending);
   }
 
   /** The compositor is gone: idle, and the live stream completed (spec 3: "complete is called on it automatically"). */

@@ -48,7 +48,11 @@ const broadcast: BroadcastEntity = {
 
 describe('CaptureCompositorJobs', () => {
   const config = loadConfig({ SPACES_BASE_URL: 'http://spaces.internal:8085', FFMPEG_PATH: '/usr/bin/ffmpeg', CHROMIUM_PATH: '/usr/bin/chromium' });
-  const tokens = new JoinTokens({ verifySignedToken: () => of({ valid: false, reason: 'unused', subject: '', audience: '', key_id: '' }) }, async () => true);
+  const tokens = new JoinTokens(
+    { verifySignedToken: () => of({ valid: false, reason: 'unused', subject: '', audience: '', key_id: '' }) },
+    async () => true,
+    async () => true,
+  );
 
   it('launches the compositor page of the broadcast with a hidden token of its space, to the stream key, trusting the spaces origin', async () => {
     const launcher = new RecordingLauncher();

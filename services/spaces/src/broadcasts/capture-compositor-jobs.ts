@@ -71,8 +71,10 @@ export class CaptureCompositorJobs implements CompositorJobs {
     return this.launcher.running().includes(broadcastId);
   }
 
-  close(): Promise<void> {
-    return this.launcher.close();
+  /** Compositors stop with the service, Pods too: their token's key dies with this process, so none could rejoin. */
+  async close(): Promise<void> {
+    await Promise.all(this.launcher.running().map((id) => this.launcher.stop(id)));
+    await this.launcher.close();
   }
 
   private onReport(id: string, report: CaptureReport): void {

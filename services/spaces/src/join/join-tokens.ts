@@ -10,6 +10,8 @@ const COMPOSITOR_AUDIENCE = 'rt-compositor';
 const COMPOSITOR_KID = 'compositor';
 const VERIFY_TIMEOUT_MS = 3_000;
 const MAX_PARTICIPANT_ID_LENGTH = 255;
+/** The compositor's participant id is this and the broadcast's id: no participant may take it (it would replace the compositor). */
+const COMPOSITOR_PREFIX = 'compositor-';
 
 export interface Joiner {
   spaceId: string;
@@ -32,6 +34,8 @@ export class JoinTokens {
   constructor(
     private readonly signingKeys: SignedTokenVerifier,
     private readonly spaceExists: (id: string) => Promise<boolean>,
+    /** Whether a compositor token's broadcast is active now (a stopped broadcast's token lets nobody listen in). */
+    private readonly broadcastActive: (spaceId: string, broadcastId: string) => Promise<boolean>,
   ) {}
 
   async verify(token: string): Promise<Joiner> {
@@ -39,6 +43,11 @@ export class JoinTokens {
     const joiner = isCompositorToken(token) ? await this.verifyCompositor(token) : await this.verifyParticipant(token);
     if (!(await this.spaceExists(joiner.spaceId))) throw new JoinRefusedError(`No space ${joiner.spaceId}`);
     return joiner;
+  }
+
+  /** The broadcast a hidden participant composites, or undefined for anyone else. */
+  static compositedBroadcast(participantId: string): string | undefined {
+    return participantId.startsWith(COMPOSITOR_PREFIX) ? participantId.slice(COMPOSITOR_PREFIX.length) : undefined;
   }
 
   /** A token for the compositor of a broadcast of `spaceId`, valid for `seconds`. */
@@ -55,7 +64,10 @@ export class JoinTokens {
   private async verifyCompositor(token: string): Promise<Joiner> {
     try {
       const { payload } = await jwtVerify(token, this.compositorKey, { audience: COMPOSITOR_AUDIENCE, algorithms: ['HS256'] });
-      return { spaceId: String(payload.sub), participantId: `compositor-${String(payload.jti)}`, hidden: true };
+      const spaceId = String(payload.sub);
+      const broadcastId = String(payload.jti);
+      if (!(await this.broadcastActive(spaceId, broadcastId))) throw new Error(`broadcast ${broadcastId} is not active`);
+      return { spaceId, participantId: `${COMPOSITOR_PREFIX}${broadcastId}`, hidden: true };
     } catch (err) {
       throw new JoinRefusedError(`Compositor token refused: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -69,6 +81,7 @@ export class JoinTokens {
     if (claimed !== undefined && (typeof claimed !== 'string' || claimed.length === 0 || claimed.length > MAX_PARTICIPANT_ID_LENGTH)) {
       throw new JoinRefusedError(`participant_id must be a string of 1 to ${MAX_PARTICIPANT_ID_LENGTH} characters`);
     }
+    if (claimed?.startsWith(COMPOSITOR_PREFIX)) throw new JoinRefusedError(`participant_id may not start with ${COMPOSITOR_PREFIX}`);
     return { spaceId: reply.subject, participantId: claimed ?? `p-${randomBytes(8).toString('hex')}`, hidden: false };
   }
 }

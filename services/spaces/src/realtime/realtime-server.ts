@@ -12,6 +12,7 @@ import { WeriftSfu, type WeriftSfuOptions } from './werift-sfu';
 import { createWebSocketServer, type RawData, type WebSocket } from './ws-types';
 
 export const SIGNALING_PATH = '/spaces/rtc';
+const MAX_EARLY_FRAMES = 8;
 
 export interface RealtimeServerOptions {
   /** Default 0.0.0.0. */
@@ -123,9 +124,12 @@ export class RealtimeServer {
     this.alive.add(ws);
     ws.on('pong', () => this.alive.add(ws));
     ws.on('error', (error) => this.logger.warn(`realtime: signaling socket error: ${error.message}`));
-    // Frames sent while the token is being checked are handed to the session afterwards.
+    // Frames sent while the token is being checked are handed to the session afterwards (a few: a client
+    // waits for `joined` before it says more than its join and its offer).
     const earlier: RawData[] = [];
-    const buffer = (data: RawData) => earlier.push(data);
+    const buffer = (data: RawData) => {
+      if (earlier.push(data) > MAX_EARLY_FRAMES) ws.close(CloseCode.badMessage, 'too many messages before the token was checked');
+    };
     ws.on('message', buffer);
     this.identify(token)
       .then((identity) => {

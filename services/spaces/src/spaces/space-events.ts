@@ -6,7 +6,6 @@ import { toBroadcastMessage, toSpaceMessage } from './space.mapper';
 
 export const SPACE_EVENTS = {
   created: 'video.space.created',
-  updated: 'video.space.updated',
   active: 'video.space.active',
   idle: 'video.space.idle',
   deleted: 'video.space.deleted',

@@ -39,11 +39,12 @@ const PLAYBACK_AUTH_CLIENT = 'spaces:playback-auth-client';
     RealtimeHost,
     {
       provide: JoinTokens,
-      inject: [PLAYBACK_AUTH_CLIENT, SpaceRepository],
-      useFactory: (client: ClientGrpc, spaces: SpaceRepository) =>
+      inject: [PLAYBACK_AUTH_CLIENT, SpaceRepository, BroadcastRepository],
+      useFactory: (client: ClientGrpc, spaces: SpaceRepository, broadcasts: BroadcastRepository) =>
         new JoinTokens(
           client.getService<playbackAuth.SigningKeysServiceClient>(playbackAuth.SIGNING_KEYS_SERVICE_NAME),
           async (id) => !!(await spaces.findById(id)),
+          async (spaceId, broadcastId) => (await broadcasts.find(spaceId, broadcastId))?.status === 'active',
         ),
     },
     {

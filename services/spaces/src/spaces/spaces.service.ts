@@ -78,11 +78,13 @@ export class SpacesService {
     return { items: rows.map((s) => toSpaceMessage(s, broadcasts.get(s.id) ?? [])) };
   }
 
-  /** Only while idle (spec 3); its broadcasts go with it, each with its deleted event. */
+  /** Only while idle, its broadcasts too (spec 3); they go with it, each with its deleted event. */
   async delete(id: string): Promise<void> {
-    const current = await this.found(id);
     await this.unitOfWork.run(async (manager, emit) => {
+      const current = await this.spaces.lock(manager, id);
+      if (!current) throw DomainError.notFound('Space');
       const broadcasts = (await this.broadcastRows.ofSpaces([id], manager)).get(id) ?? [];
+      if (broadcasts.some((b) => b.status !== 'idle')) throw DomainError.precondition('A space can be deleted only while its broadcasts are idle');
       const deleted = await this.spaces.deleteIdle(manager, id);
       if (!deleted) throw DomainError.precondition(`A space can be deleted only while idle; it is ${current.status}`);
       for (const b of broadcasts) emitBroadcast(emit, BROADCAST_EVENTS.deleted, b);
