@@ -190,7 +190,7 @@ describe('SpacesService (spec 2.10, 3)', () => {
       status: 'idle',
       broadcasts: [['gallery', '1920x1080', 'idle']],
     });
-    await expect(s.spaces.create({ type: 'peer' })).rejects.toEqual(DomainError.invalid('type: must be one of server'));
+    await expect(s.spaces.create({ type: 'peer', broadcasts: [] })).rejects.toEqual(DomainError.invalid('type: must be one of server'));
     await s.spaceStates.toActive(space.id);
     await s.spaces.idleAll();
     expect((await s.spaces.get(space.id)).status).toBe('idle');
