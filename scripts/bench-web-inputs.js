@@ -6,16 +6,13 @@
 // an ffmpeg RTMP listener standing in for the ingest. CPU is the group's user + system time over the wall time
 // (1.0 = one core busy); memory is the group's summed resident memory, sampled each second (the peak is shown).
 'use strict';
-const { execFileSync, spawn } = require('node:child_process');
-const fs = require('node:fs');
+const { spawn } = require('node:child_process');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
+const { ROOT, TICKS, tool, freePort, groupPids, ticksOf, rssMiB } = require('./bench-support');
 
-const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_WEB_INPUT_SECONDS ?? 20);
 const FPS = Number(process.env.CAPTURE_FPS ?? 30);
-const TICKS = 100; // clock ticks per second of /proc/<pid>/stat
 const RESOLUTIONS = [
   [1280, 720],
   [1920, 1080],
@@ -31,45 +28,6 @@ const PAGE = `<!doctype html><html><body style="margin:0;overflow:hidden;backgro
     requestAnimationFrame(frame);
   })(0);
 </script></body></html>`;
-
-const tool = (script) => execFileSync('bash', [path.join(ROOT, 'scripts/infra', script)], { encoding: 'utf8' }).trim();
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-/** The pids of a process group (the job's: the launcher starts each job in a group of its own). */
-function groupPids(pgid) {
-  const pids = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (Number(fields[2]) === pgid) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-const ticksOf = (pid) => {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-};
-const rssMiB = (pid) => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-};
 
 async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
   const port = await freePort();
@@ -88,7 +46,7 @@ async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
   const jobId = `bench-${height}p`;
   const launchedAt = Date.now();
   let ended;
-  launcher.launch(
+  await launcher.launch(
     {
       jobId,
       url: pageUrl,
@@ -128,7 +86,7 @@ async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
 }
 
 async function benchWebInputs() {
-  const { LocalProcessLauncher } = require(path.join(ROOT, 'services/web-inputs/dist/capture/local-process-launcher.js'));
+  const { LocalProcessLauncher } = require(path.join(ROOT, 'libs/capture/dist'));
   tool('capture.sh');
   const chromiumPath = tool('chromium.sh');
   const ffmpeg = process.env.FFMPEG_PATH || tool('ffmpeg.sh');

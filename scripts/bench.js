@@ -15,9 +15,12 @@
 //   - live ladder: CPU per live session by LIVE_LADDER setting at 720p and 1080p, and the 1080p full-ladder sessions
 //     this machine keeps in real time (bench-ladder; in a process of its own, after the platform has stopped)
 //   - web inputs: CPU and memory of one capture job at 720p and 1080p, and launch → first frame (bench-web-inputs)
+//   - spaces: 2 to 8 Chromium participants in one space through the SFU, then a broadcast compositor beside 4 of them
+//     (bench-spaces; in a process of its own, after the platform has stopped)
 // `npm run bench -- api` runs only the start figures and the open-loop API part; `-- mp4` only the static MP4 part;
 // `-- images` only the image part; `-- collector` only the collector and view builder part; `-- metrics` only the
-// metrics part; `-- ladder` only the live ladder part; `-- web-inputs` only the web inputs part (these do not start the platform).
+// metrics part; `-- ladder` only the live ladder part; `-- web-inputs` only the web inputs part; `-- spaces` only the spaces
+// part (`-- spaces 2,4`: other participant counts) (these do not start the platform).
 // Builds first (like npm start), then boots `node scripts/start.js` on free ports.
 'use strict';
 const { spawn, spawnSync, execSync } = require('node:child_process');
@@ -38,6 +41,7 @@ const { benchCollectorAndViews } = require('./bench-views');
 const { benchMetrics } = require('./bench-metrics');
 const { benchLadder } = require('./bench-ladder');
 const { benchWebInputs } = require('./bench-web-inputs');
+const { benchSpaces } = require('./bench-spaces');
 
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = { id: 'bench', secret: 'bench-secret' };
@@ -93,6 +97,7 @@ async function main() {
   if (process.argv.includes('metrics')) return benchMetrics();
   if (process.argv.includes('ladder')) return benchLadder();
   if (process.argv.includes('web-inputs')) return benchWebInputs();
+  if (process.argv.includes('spaces')) return benchSpaces();
   const apiOnly = process.argv.includes('api');
   const mp4Only = process.argv.includes('mp4');
   const imagesOnly = process.argv.includes('images');
@@ -214,6 +219,7 @@ async function main() {
   if (!skip('metrics')) runPartAlone('metrics');
   if (!skip('ladder')) runPartAlone('ladder');
   if (!skip('web-inputs')) runPartAlone('web-inputs');
+  if (!skip('spaces')) runPartAlone('spaces');
 }
 
 /** `node scripts/bench.js <part>` as a child (the build is done: BENCH_SKIP_BUILD). */

@@ -71,6 +71,7 @@ async function main() {
         `  Images (image_url):    http://localhost:${config.images.port}`,
         `  Beacons (mux-embed):   ${config.collectorBaseUrl} (its beaconCollectionDomain)`,
         `  Direct uploads:        ${config.uploads.baseUrl}/upload/{id} (the url of each upload)`,
+        `  Spaces (spaces_url):   http://localhost:${config.spaces.port}/spaces/join?token={join token}`,
         `  Data directory:        ${config.dataDir}`,
         `  Health:                http://localhost:${config.apiPort}/healthz`,
       ].join('\n'),

@@ -1,0 +1,75 @@
+// Helpers the browser benches share (bench-web-inputs, bench-spaces): tools from scripts/infra, a free port, and
+// CPU ticks and resident memory of processes from /proc (of a process group, or of a process tree).
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const TICKS = 100; // clock ticks per second of /proc/<pid>/stat
+
+/** The path a scripts/infra tool prints (chromium.sh, ffmpeg.sh), installing it first if needed. */
+const tool = (script) => execFileSync('bash', [path.join(ROOT, 'scripts/infra', script)], { encoding: 'utf8' }).trim();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Every process's fields after its command name in /proc/<pid>/stat (state is [0], ppid [1], pgid [2]), and the name. */
+function allStats() {
+  const stats = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const end = text.lastIndexOf(') ');
+      stats.set(Number(entry), Object.assign(text.slice(end + 2).split(' '), { comm: text.slice(text.indexOf('(') + 1, end) }));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return stats;
+}
+
+/** The pids of a process group (a capture job's: the launcher starts each job in a group of its own). */
+const groupPids = (pgid) => [...allStats()].filter(([, fields]) => Number(fields[2]) === pgid).map(([pid]) => pid);
+
+/** A process and all its descendants. */
+function treePids(root) {
+  const children = new Map();
+  for (const [pid, fields] of allStats()) children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), pid]);
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) pids.push(...(children.get(pids[i]) ?? []));
+  return pids;
+}
+
+/** The direct children of `ppid`, with their command names. */
+const childrenOf = (ppid) => [...allStats()].filter(([, fields]) => Number(fields[1]) === ppid).map(([pid, fields]) => ({ pid, comm: fields.comm }));
+
+const ticksOf = (pid) => {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(') ') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+};
+const rssMiB = (pid) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
+/** User + system CPU seconds of some processes (those alive now). */
+const cpuSeconds = (pids) => pids.reduce((sum, pid) => sum + ticksOf(pid), 0) / TICKS;
+/** Resident memory summed over some processes (shared pages count once per process: an upper bound). */
+const rssSumMiB = (pids) => pids.reduce((sum, pid) => sum + rssMiB(pid), 0);
+
+module.exports = { ROOT, TICKS, tool, sleep, freePort, groupPids, treePids, childrenOf, ticksOf, rssMiB, cpuSeconds, rssSumMiB };
