@@ -184,7 +184,13 @@ inOneRun('spaces (spec 2.10, 4.10)', () => {
       await until('its broadcast stopped', async () => ((await getSpace(spaceId)).broadcasts[0].status === 'idle' ? true : undefined), 30_000);
       await until('the live stream idle', async () => ((await mux.video.liveStreams.retrieve(speaker.streamId)).status === 'idle' ? true : undefined), 30_000);
 
-      await until('the space webhooks', async () => (hooksOf(spaceId).some((h) => bodyOf(h).type === 'video.space.idle') ? true : undefined), 20_000);
+      // the space's and the broadcast's events are keyed apart, so neither waits for the other on the way to us
+      const delivered = (id: string, type: string) => hooksOf(id).some((h) => bodyOf(h).type === type);
+      await until(
+        'the idle webhooks',
+        async () => (delivered(spaceId, 'video.space.idle') && delivered(speaker.broadcastId, 'video.space.broadcast.idle') ? true : undefined),
+        20_000,
+      );
       const spaceHooks = hooksOf(spaceId).map(bodyOf);
       expect(spaceHooks.map((h) => h.type)).toEqual(['video.space.created', 'video.space.active', 'video.space.idle']);
       expect(spaceHooks[1].data).toMatchObject({ status: 'active', passthrough: 'room', active_session_id: active.active_session_id });
