@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
+import { GuardedProxy, REFUSED_HEADER } from './guarded-proxy';
 
 export interface PageBrowserOptions {
   chromiumPath: string;
@@ -19,22 +20,24 @@ export interface PageBrowserOptions {
 /** Navigation: 30 s a try, three tries, again only after a timeout or a dropped connection (LiveKit egress's rules). */
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const NAVIGATION_TRIES = 3;
-const RETRIED = /Timeout|ERR_CONNECTION_CLOSED|ERR_CONNECTION_RESET|ERR_CERT_VERIFIER_CHANGED/;
+const RETRIED = /Timeout|ERR_CONNECTION_CLOSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|ERR_CERT_VERIFIER_CHANGED/;
 
 /**
  * A headful Chromium in kiosk mode on the job's display, playing into the job's sink. Headful, because
  * headless Chromium mutes audio (playwright adds --mute-audio with headless); the first page of a persistent
- * context, because a new page would get a tab strip. Every request the page makes is checked against
- * OUTBOUND_ALLOW (a page may not reach what the platform itself may not).
+ * context, because a new page would get a tab strip. Every connection the page opens goes through a
+ * GuardedProxy and is checked against OUTBOUND_ALLOW (a page may not reach what the platform itself may not).
  */
 export class PageBrowser {
   private constructor(
     private readonly context: BrowserContext,
     readonly page: Page,
     private readonly profile: string,
+    private readonly proxy: GuardedProxy,
   ) {}
 
   static async launch(o: PageBrowserOptions): Promise<PageBrowser> {
+    const proxy = await GuardedProxy.start(o.guard, o.trustedOrigins, (line) => process.stderr.write(`capture browser: ${line}\n`));
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-profile-'));
     const context = await chromium
       .launchPersistentContext(profile, {
@@ -61,27 +64,19 @@ export class PageBrowser {
           '--disable-background-networking',
           '--disable-component-update',
           '--disable-sync',
+          // every connection through the guard, loopback included (Chromium sends loopback direct by default)
+          `--proxy-server=${proxy.url}`,
+          '--proxy-bypass-list=<-loopback>',
         ],
-        // a page's service worker could fetch past the request check below
         serviceWorkers: 'block',
       })
-      .catch((err: unknown) => {
+      .catch(async (err: unknown) => {
         fs.rmSync(profile, { recursive: true, force: true });
+        await proxy.close();
         throw err;
       });
     const page = context.pages()[0] ?? (await context.newPage());
-    await context.route('**/*', async (route) => {
-      const url = new URL(route.request().url());
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return route.continue();
-      if (o.trustedOrigins.includes(url.origin)) return route.continue();
-      try {
-        await o.guard.resolve(url.hostname);
-        await route.continue();
-      } catch {
-        await route.abort('blockedbyclient');
-      }
-    });
-    return new PageBrowser(context, page, profile);
+    return new PageBrowser(context, page, profile, proxy);
   }
 
   /** Loads `url`; a page answering 400 or more, or never loading, is an error. */
@@ -89,6 +84,8 @@ export class PageBrowser {
     for (let attempt = 1; ; attempt++) {
       try {
         const response = await this.page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'load' });
+        const refused = response?.headers()[REFUSED_HEADER];
+        if (refused) throw new Error(`refused by OUTBOUND_ALLOW: ${refused}`);
         if (response && response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()}`);
         return;
       } catch (err) {
@@ -110,6 +107,7 @@ export class PageBrowser {
   /** Closes the browser, waiting at most `ms` (the caller then kills its process group, then removes the profile). */
   async close(ms = 5000): Promise<void> {
     await Promise.race([this.context.close().catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
+    await this.proxy.close();
   }
 
   /** Once the browser's processes are gone: before, its helpers may still write into the profile (ENOTEMPTY). */
