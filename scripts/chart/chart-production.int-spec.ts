@@ -198,6 +198,17 @@ describe('the chart for production', () => {
       ],
     });
     expect(policies.get('r-live')!.spec.policyTypes).toEqual(['Ingress']);
+    // the SFU's ICE ports exposed (services.spaces.media, NodePort here): one UDP range from anywhere
+    expect(policies.get('r-spaces')!.spec.ingress).toEqual([
+      { from: releasePods, ports: [{ port: 50055, protocol: 'TCP' }] },
+      {
+        ports: [
+          { port: 8085, protocol: 'TCP' },
+          { port: 32000, endPort: 32019, protocol: 'UDP' },
+          { port: 9464, protocol: 'TCP' },
+        ],
+      },
+    ]);
     expect(named(minimal, 'NetworkPolicy').size).toBe(0);
   });
 
@@ -233,9 +244,10 @@ describe('the chart for production', () => {
               },
             },
           ],
+          // the SFU's ICE ports (services.spaces.media.icePorts; any unprivileged port when its media is not exposed)
           ports: [
             { port: 8085, protocol: 'TCP' },
-            { port: 1024, endPort: 65535, protocol: 'UDP' },
+            { port: 32000, endPort: 32019, protocol: 'UDP' },
           ],
         },
         { to: [{ ipBlock: { cidr: '0.0.0.0/0', except: publicOnly } }, { ipBlock: { cidr: '::/0', except: ['fc00::/7', 'fe80::/10'] } }] },
@@ -282,6 +294,217 @@ describe('the chart for production', () => {
     [['--set', 'services.live.serviceType=Public'], 'services.live.serviceType: services.live.serviceType must be one of the following'],
   ])('refuses bad values with a message naming them (values.schema.json): %j', (args, message) => {
     const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', 'minimal-values.yaml'), ...args], { encoding: 'utf8' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(message);
+  });
+});
+
+/**
+ * The spaces SFU's media (services.spaces.media): participants' WebRTC media is UDP to the spaces pod on the ICE
+ * ports, announced at the pod's own addresses and `addresses`. Not exposed by default; on the node's network
+ * (hostNetwork), or through the Service <release>-spaces-media (LoadBalancer, NodePort), one UDP port per ICE port.
+ */
+describe('the spaces SFU’s media (services.spaces.media)', () => {
+  type Env = Array<{ name: string; value?: string }>;
+  type Port = { name: string; containerPort: number; protocol: string };
+  const MEDIA = 'services.spaces.media';
+  const spacesPod = (objects: Obj[]) => named(objects, 'Deployment').get('r-spaces')!.spec.template.spec;
+  const iceEnv = (objects: Obj[]) =>
+    Object.fromEntries((spacesPod(objects).containers[0].env as Env).filter((e) => e.name.startsWith('SPACES_ICE_')).map((e) => [e.name, e.value]));
+  const udpPorts = (objects: Obj[]) => (spacesPod(objects).containers[0].ports as Port[]).filter((p) => p.protocol === 'UDP');
+  const icePorts = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => ({ name: `ice-${from + i}`, containerPort: from + i, protocol: 'UDP' }));
+  const spacesPolicy = (objects: Obj[]) => named(objects, 'NetworkPolicy').get('r-spaces')!.spec.ingress;
+  const captureEgress = (objects: Obj[]) => named(objects, 'NetworkPolicy').get('r-capture-workers')!.spec.egress;
+  const spacesSelector = { 'app.kubernetes.io/name': 'video-platform', 'app.kubernetes.io/instance': 'r', 'app.kubernetes.io/component': 'spaces' };
+  const renderWith = (...args: string[]) => render('minimal-values.yaml', ['--set', 'networkPolicy.enabled=true', ...args]);
+
+  beforeAll(() => {
+    helm ??= execFileSync('bash', [path.join(ROOT, 'scripts/infra/helm.sh')], { encoding: 'utf8' }).trim();
+  });
+
+  it('none (the default): no ICE settings, no UDP port, no media Service, the pod on its own network; compositors still reach the SFU', () => {
+    const objects = renderWith();
+    expect(iceEnv(objects)).toEqual({});
+    expect(udpPorts(objects)).toEqual([]);
+    expect(named(objects, 'Service').has('r-spaces-media')).toBe(false);
+    expect(spacesPod(objects).hostNetwork).toBeUndefined();
+    expect(spacesPod(objects).dnsPolicy).toBeUndefined();
+    // the compositor (a capture Pod) sends its WebRTC media to the SFU on whatever port it bound
+    expect(spacesPolicy(objects)).toContainEqual({
+      from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/component': 'capture-worker', 'app.kubernetes.io/instance': 'r' } } }],
+      ports: [{ port: 1024, endPort: 65535, protocol: 'UDP' }],
+    });
+    expect(captureEgress(objects)[2]).toEqual({
+      to: [{ podSelector: { matchLabels: spacesSelector } }],
+      ports: [
+        { port: 8085, protocol: 'TCP' },
+        { port: 1024, endPort: 65535, protocol: 'UDP' },
+      ],
+    });
+    expect(captureEgress(objects)).toHaveLength(4);
+  });
+
+  it('hostNetwork: the spaces pod (only) on its node’s network with cluster DNS, its ICE ports as container ports, addresses optional', () => {
+    const objects = renderWith('--set', `${MEDIA}.expose=hostNetwork`);
+    const pod = spacesPod(objects);
+    expect({ hostNetwork: pod.hostNetwork, dnsPolicy: pod.dnsPolicy }).toEqual({ hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' });
+    for (const [name, deployment] of named(objects, 'Deployment')) {
+      if (name !== 'r-spaces') expect({ name, hostNetwork: deployment.spec.template.spec.hostNetwork }).toEqual({ name, hostNetwork: undefined });
+    }
+    // the node's own addresses are host candidates already
+    expect(iceEnv(objects)).toEqual({ SPACES_ICE_PORTS: '40000-40099' });
+    expect(udpPorts(objects)).toEqual(icePorts(40000, 40099));
+    expect(named(objects, 'Service').has('r-spaces-media')).toBe(false);
+    expect(spacesPolicy(objects)[1]).toEqual({
+      ports: [
+        { port: 8085, protocol: 'TCP' },
+        { port: 40000, endPort: 40099, protocol: 'UDP' },
+        { port: 9464, protocol: 'TCP' },
+      ],
+    });
+    // pod selectors do not match a pod on the node's network: the compositor reaches its ports on any address
+    expect(captureEgress(objects).slice(2, 4)).toEqual([
+      {
+        to: [{ podSelector: { matchLabels: spacesSelector } }],
+        ports: [
+          { port: 8085, protocol: 'TCP' },
+          { port: 40000, endPort: 40099, protocol: 'UDP' },
+        ],
+      },
+      {
+        to: [{ ipBlock: { cidr: '0.0.0.0/0' } }, { ipBlock: { cidr: '::/0' } }],
+        ports: [
+          { port: 8085, protocol: 'TCP' },
+          { port: 40000, endPort: 40099, protocol: 'UDP' },
+        ],
+      },
+    ]);
+
+    // a public address the node does not have (a cloud VM's), the pod pinned to that node; the old pod stops first
+    const pinned = renderWith(
+      '--set',
+      `${MEDIA}.expose=hostNetwork`,
+      '--set',
+      `${MEDIA}.icePorts=41000-41009`,
+      '--set',
+      `${MEDIA}.addresses={198.51.100.4}`,
+      '--set',
+      'services.spaces.nodeSelector.video\\.example/media=sfu',
+      '--set',
+      'nodeSelector.kubernetes\\.io/os=linux',
+      '--set',
+      'services.spaces.launchesPods=false',
+    );
+    expect(iceEnv(pinned)).toEqual({ SPACES_ICE_PORTS: '41000-41009', SPACES_ICE_ADDRESSES: '198.51.100.4' });
+    expect(udpPorts(pinned)).toEqual(icePorts(41000, 41009));
+    expect(spacesPod(pinned).nodeSelector).toEqual({ 'video.example/media': 'sfu', 'kubernetes.io/os': 'linux' });
+    expect(named(pinned, 'Deployment').get('r-assets')!.spec.template.spec.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(named(pinned, 'Deployment').get('r-spaces')!.spec.strategy).toEqual({ type: 'Recreate' });
+  });
+
+  it('LoadBalancer: the Service <release>-spaces-media, one UDP port per ICE port to the same port of the pod, the addresses announced', () => {
+    const objects = renderWith(
+      '--set',
+      `${MEDIA}.expose=LoadBalancer`,
+      '--set',
+      `${MEDIA}.icePorts=40000-40019`,
+      '--set',
+      `${MEDIA}.addresses={203.0.113.7,2001:db8::7}`,
+      '--set',
+      `${MEDIA}.annotations.service\\.beta\\.kubernetes\\.io/aws-load-balancer-type=nlb`,
+    );
+    expect(iceEnv(objects)).toEqual({ SPACES_ICE_PORTS: '40000-40019', SPACES_ICE_ADDRESSES: '203.0.113.7,2001:db8::7' });
+    expect(udpPorts(objects)).toEqual(icePorts(40000, 40019));
+    expect(spacesPod(objects).hostNetwork).toBeUndefined();
+    const service = named(objects, 'Service').get('r-spaces-media') as Obj & { metadata: { annotations?: Record<string, string> } };
+    expect(service.metadata.annotations).toEqual({ 'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb' });
+    expect(service.spec).toEqual({
+      type: 'LoadBalancer',
+      externalTrafficPolicy: 'Cluster',
+      selector: spacesSelector,
+      ports: Array.from({ length: 20 }, (_, i) => ({ name: `ice-${40000 + i}`, port: 40000 + i, targetPort: 40000 + i, protocol: 'UDP' })),
+    });
+    expect(spacesPolicy(objects)[1].ports).toContainEqual({ port: 40000, endPort: 40019, protocol: 'UDP' });
+    // the ICE ports are open to everyone: no rule of the compositors' own
+    expect(spacesPolicy(objects)).toHaveLength(2);
+  });
+
+  it('NodePort: each ICE port its own nodePort (everything-values.yaml)', () => {
+    const everything = render('everything-values.yaml');
+    expect(iceEnv(everything)).toEqual({ SPACES_ICE_PORTS: '32000-32019', SPACES_ICE_ADDRESSES: '203.0.113.10,2001:db8::10' });
+    expect(udpPorts(everything)).toEqual(icePorts(32000, 32019));
+    const service = named(everything, 'Service').get('r-spaces-media')!;
+    expect(service.spec).toEqual({
+      type: 'NodePort',
+      externalTrafficPolicy: 'Local',
+      selector: spacesSelector,
+      ports: Array.from({ length: 20 }, (_, i) => ({ name: `ice-${32000 + i}`, port: 32000 + i, targetPort: 32000 + i, nodePort: 32000 + i, protocol: 'UDP' })),
+    });
+    expect(spacesPod(everything).hostNetwork).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'more than 200 ports',
+      [`${MEDIA}.expose=hostNetwork`, `${MEDIA}.icePorts=40000-40200`],
+      'services.spaces.media.icePorts 40000-40200 is 201 ports, at most 200: the pod and the media Service list each port (Kubernetes has no port ranges)',
+    ],
+    [
+      'NodePort outside 30000-32767',
+      [`${MEDIA}.expose=NodePort`, `${MEDIA}.icePorts=32700-32799`, `${MEDIA}.addresses={203.0.113.7}`],
+      "services.spaces.media.icePorts 32700-32799 must lie within 30000-32767 with expose NodePort: each port is its own nodePort (ICE announces the port the SFU binds), and nodePorts come from Kubernetes' NodePort range",
+    ],
+    [
+      'NodePort with the default range',
+      [`${MEDIA}.expose=NodePort`, `${MEDIA}.addresses={203.0.113.7}`],
+      "services.spaces.media.icePorts 40000-40099 must lie within 30000-32767 with expose NodePort: each port is its own nodePort (ICE announces the port the SFU binds), and nodePorts come from Kubernetes' NodePort range",
+    ],
+    [
+      'LoadBalancer without addresses',
+      [`${MEDIA}.expose=LoadBalancer`],
+      'services.spaces.media.addresses is required with expose LoadBalancer: the IP address(es) participants reach the load balancer at, which the SFU announces as ICE candidates (it cannot know them itself)',
+    ],
+    [
+      'NodePort without addresses',
+      [`${MEDIA}.expose=NodePort`, `${MEDIA}.icePorts=32000-32009`],
+      'services.spaces.media.addresses is required with expose NodePort: the IP address(es) participants reach the node at, which the SFU announces as ICE candidates (it cannot know them itself)',
+    ],
+    [
+      'a range upside down',
+      [`${MEDIA}.expose=hostNetwork`, `${MEDIA}.icePorts=40010-40000`],
+      'services.spaces.media.icePorts must be ports from 1024 to 65535, the first below the last (got 40010-40000)',
+    ],
+    [
+      'privileged ports',
+      [`${MEDIA}.expose=hostNetwork`, `${MEDIA}.icePorts=1000-1010`],
+      'services.spaces.media.icePorts must be ports from 1024 to 65535, the first below the last (got 1000-1010)',
+    ],
+    [
+      'a range over spaces’ own port',
+      [`${MEDIA}.expose=hostNetwork`, `${MEDIA}.icePorts=8080-8090`],
+      "services.spaces.media.icePorts 8080-8090 takes port 8085, spaces' realtime port",
+    ],
+    [
+      'the ICE settings in extraEnv as well',
+      [`${MEDIA}.expose=hostNetwork`, 'extraEnv[0].name=SPACES_ICE_PORTS', 'extraEnv[0].value=40000-40010'],
+      'extraEnv sets SPACES_ICE_PORTS: with services.spaces.media.expose hostNetwork the chart sets it (services.spaces.media.icePorts, addresses)',
+    ],
+    ['media on another service', ['services.live.media.expose=hostNetwork'], 'services.live.media: only the spaces service has an SFU (services.spaces.media)'],
+    [
+      'an unknown way to expose it (values.schema.json)',
+      [`${MEDIA}.expose=Ingress`],
+      'services.spaces.media.expose: services.spaces.media.expose must be one of the following: "none", "hostNetwork", "LoadBalancer", "NodePort"',
+    ],
+    [
+      'a host name for an address (values.schema.json)',
+      [`${MEDIA}.expose=LoadBalancer`, `${MEDIA}.addresses={sfu.video.example}`],
+      "services.spaces.media.addresses.0: Does not match format 'ipv4'",
+    ],
+  ])('refuses %s, saying why', (_label, sets, message) => {
+    const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', 'minimal-values.yaml'), ...sets.flatMap((s) => ['--set', s])], {
+      encoding: 'utf8',
+    });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain(message);
   });

@@ -70,6 +70,22 @@ describe('the chart against Kubernetes schemas (helm lint, kubeconform)', () => 
     ).toEqual([]);
   });
 
+  // the spaces SFU's media the ci/ values sets leave out (everything-values.yaml: NodePort)
+  it.each([
+    ['hostNetwork', ['services.spaces.media.expose=hostNetwork', 'services.spaces.media.addresses={198.51.100.4}', 'services.spaces.nodeSelector.media=sfu']],
+    ['LoadBalancer', ['services.spaces.media.expose=LoadBalancer', 'services.spaces.media.addresses={203.0.113.7}', 'services.spaces.media.annotations.a=b']],
+  ])('everything-values.yaml with the spaces media on %s: every rendered object is valid (strict)', (mode, sets) => {
+    const file = path.join(dir, `media-${mode}.rendered.yaml`);
+    const r = spawnSync(helm, ['template', 'release', CHART, '-f', path.join(CHART, 'ci', 'everything-values.yaml'), ...sets.flatMap((v) => ['--set', v])], {
+      encoding: 'utf8',
+    });
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
+    fs.writeFileSync(file, r.stdout);
+    const report = validate(file);
+    expect(report.summary).toMatchObject({ invalid: 0, errors: 0 });
+    expect(report.resources.filter((o) => !['statusValid', 'statusSkipped'].includes(o.status))).toEqual([]);
+  });
+
   it('with an existing Secret, renders no Secret and no credential in a ConfigMap', () => {
     const objects = parseAllDocuments(render('existing-secret-values.yaml')).map((d) => d.toJS() as { kind: string; data?: Record<string, string> } | null);
     expect(objects.filter((o) => o?.kind === 'Secret')).toEqual([]);
@@ -87,8 +103,12 @@ describe('the chart against Kubernetes schemas (helm lint, kubeconform)', () => 
       expect(container.ports).toContainEqual({ name: 'metrics', containerPort: 9464, protocol: 'TCP' });
       expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: '9464' });
     }
-    for (const s of objects.filter((o) => o.kind === 'Service'))
-      expect(s.spec.ports).toContainEqual({ name: 'metrics', port: 9464, targetPort: 'metrics', protocol: 'TCP' });
+    // every service's own Service; the spaces SFU's media Service carries only its UDP ICE ports
+    const services = objects.filter((o) => o.kind === 'Service' && o.metadata.name !== 'release-spaces-media');
+    expect(services.length).toBe(10);
+    for (const s of services) expect(s.spec.ports).toContainEqual({ name: 'metrics', port: 9464, targetPort: 'metrics', protocol: 'TCP' });
+    const media = objects.find((o) => o.metadata.name === 'release-spaces-media')!;
+    expect((media.spec.ports as Array<{ name: string }>).map((p) => p.name)).not.toContain('metrics');
     const [monitor] = objects.filter((o) => o.kind === 'ServiceMonitor');
     expect(monitor.metadata.labels).toMatchObject({ release: 'prometheus', 'app.kubernetes.io/instance': 'release' });
     expect(monitor.spec).toEqual({

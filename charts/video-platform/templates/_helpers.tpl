@@ -80,6 +80,68 @@ app.kubernetes.io/component: {{ .name }}
 {{- fail (printf "services.%s.grpcPort is required" $name) -}}
 {{- end -}}
 {{- end -}}
+{{- $_ := include "vp.icePorts" . -}}
+{{- end -}}
+
+{{/* How the spaces SFU's media reaches participants: services.spaces.media.expose, "none" when unset. */}}
+{{- define "vp.mediaExpose" -}}
+{{- $spaces := index .Values.services "spaces" | default dict -}}
+{{- ($spaces.media | default dict).expose | default "none" -}}
+{{- end -}}
+
+{{/*
+The spaces SFU's ICE ports (services.spaces.media.icePorts), space-separated, when its media is exposed
+(else nothing); fails on settings the cluster or the SFU could not use. Each port is listed on the pod and
+on the media Service: Kubernetes has no port ranges, hence the cap.
+*/}}
+{{- define "vp.icePorts" -}}
+{{- range $name, $svc := .Values.services -}}
+{{- if and (ne $name "spaces") (hasKey $svc "media") -}}
+{{- fail (printf "services.%s.media: only the spaces service has an SFU (services.spaces.media)" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- $spaces := index .Values.services "spaces" | default dict -}}
+{{- $media := $spaces.media | default dict -}}
+{{- $expose := include "vp.mediaExpose" . -}}
+{{- if not (has $expose (list "none" "hostNetwork" "LoadBalancer" "NodePort")) -}}
+{{- fail (printf "services.spaces.media.expose must be none, hostNetwork, LoadBalancer or NodePort (got %q)" $expose) -}}
+{{- end -}}
+{{- if ne $expose "none" -}}
+{{- $range := $media.icePorts | default "" | toString -}}
+{{- if not (regexMatch "^[0-9]{1,5}-[0-9]{1,5}$" $range) -}}
+{{- fail (printf "services.spaces.media.icePorts must be min-max, e.g. 40000-40099 (got %q)" $range) -}}
+{{- end -}}
+{{- $min := splitList "-" $range | first | atoi -}}
+{{- $max := splitList "-" $range | last | atoi -}}
+{{- if not (and (le 1024 $min) (lt $min $max) (le $max 65535)) -}}
+{{- fail (printf "services.spaces.media.icePorts must be ports from 1024 to 65535, the first below the last (got %s)" $range) -}}
+{{- end -}}
+{{- $count := add (sub $max $min) 1 -}}
+{{- if gt $count 200 -}}
+{{- fail (printf "services.spaces.media.icePorts %s is %d ports, at most 200: the pod and the media Service list each port (Kubernetes has no port ranges)" $range $count) -}}
+{{- end -}}
+{{- if and (eq $expose "NodePort") (or (lt $min 30000) (gt $max 32767)) -}}
+{{- fail (printf "services.spaces.media.icePorts %s must lie within 30000-32767 with expose NodePort: each port is its own nodePort (ICE announces the port the SFU binds), and nodePorts come from Kubernetes' NodePort range" $range) -}}
+{{- end -}}
+{{- if and (has $expose (list "LoadBalancer" "NodePort")) (not $media.addresses) -}}
+{{- fail (printf "services.spaces.media.addresses is required with expose %s: the IP address(es) participants reach %s at, which the SFU announces as ICE candidates (it cannot know them itself)" $expose (ternary "the load balancer" "the node" (eq $expose "LoadBalancer"))) -}}
+{{- end -}}
+{{- $taken := dict -}}
+{{- range $portName, $port := $spaces.ports -}}{{- $_ := set $taken (printf "%s port" $portName) $port -}}{{- end -}}
+{{- with $spaces.grpcPort -}}{{- $_ := set $taken "grpc port" . -}}{{- end -}}
+{{- if $.Values.metrics.enabled -}}{{- $_ := set $taken "metrics port" $.Values.metrics.port -}}{{- end -}}
+{{- range $what, $port := $taken -}}
+{{- if and (le $min (int $port)) (le (int $port) $max) -}}
+{{- fail (printf "services.spaces.media.icePorts %s takes port %d, spaces' %s" $range (int $port) $what) -}}
+{{- end -}}
+{{- end -}}
+{{- range $.Values.extraEnv -}}
+{{- if has .name (list "SPACES_ICE_PORTS" "SPACES_ICE_ADDRESSES") -}}
+{{- fail (printf "extraEnv sets %s: with services.spaces.media.expose %s the chart sets it (services.spaces.media.icePorts, addresses)" .name $expose) -}}
+{{- end -}}
+{{- end -}}
+{{- untilStep $min (int (add1 $max)) 1 | join " " -}}
+{{- end -}}
 {{- end -}}
 
 {{/*
