@@ -66,7 +66,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ COLLECTOR_MAX_EVENTS: '0' })).toThrow(/COLLECTOR_MAX_EVENTS/);
   });
 
-  it('takes the spaces host, its broadcast limit, ICE ports and addresses and leave grace, the port apart from the other HTTP ports', () => {
+  it('takes the spaces host, its broadcast and participant limits, ICE ports and addresses and leave grace, the port apart from the other HTTP ports', () => {
     expect(loadConfig({}).spaces).toEqual({
       port: 8085,
       baseUrl: 'http://localhost:8085',
@@ -74,6 +74,7 @@ describe('loadConfig', () => {
       icePorts: undefined,
       iceAddresses: [],
       leaveGraceMs: 30_000,
+      participantLimit: 16,
     });
     const c = loadConfig({
       SPACES_PORT: '9085',
@@ -82,6 +83,7 @@ describe('loadConfig', () => {
       SPACES_ICE_PORTS: '40000-40100',
       SPACES_ICE_ADDRESSES: '203.0.113.5, 198.51.100.7',
       SPACES_LEAVE_GRACE_SECONDS: '5',
+      SPACES_PARTICIPANT_LIMIT: '4',
     });
     expect(c.spaces).toEqual({
       port: 9085,
@@ -90,7 +92,9 @@ describe('loadConfig', () => {
       icePorts: [40000, 40100],
       iceAddresses: ['203.0.113.5', '198.51.100.7'],
       leaveGraceMs: 5000,
+      participantLimit: 4,
     });
+    expect(() => loadConfig({ SPACES_PARTICIPANT_LIMIT: '0' })).toThrow(/SPACES_PARTICIPANT_LIMIT/);
     expect(() => loadConfig({ SPACES_ICE_PORTS: '40100-40000' })).toThrow(/SPACES_ICE_PORTS: must be a range/);
     expect(() => loadConfig({ SPACES_ICE_PORTS: '40000' })).toThrow(/SPACES_ICE_PORTS: must be min-max/);
     expect(() => loadConfig({ SPACES_PORT: '8084' })).toThrow(/SPACES_PORT: must differ from COLLECTOR_PORT/);

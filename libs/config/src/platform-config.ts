@@ -59,6 +59,8 @@ export interface PlatformConfig {
     icePorts: [number, number] | undefined;
     iceAddresses: string[];
     leaveGraceMs: number;
+    /** Visible participants one space takes at once (hidden compositors not counted). */
+    participantLimit: number;
   };
   host: string;
   uploads: {
@@ -204,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
         .map((a) => a.trim())
         .filter(Boolean),
       leaveGraceMs: e.SPACES_LEAVE_GRACE_SECONDS * 1000,
+      participantLimit: e.SPACES_PARTICIPANT_LIMIT,
     },
     host: e.HOST,
     uploads: {

@@ -35,6 +35,7 @@ export class RealtimeHost implements OnApplicationBootstrap, OnApplicationShutdo
         },
       },
       disconnectGraceMs: config.spaces.leaveGraceMs,
+      participantLimit: config.spaces.participantLimit,
       ice: {
         ...(config.spaces.icePorts ? { icePortRange: config.spaces.icePorts } : {}),
         ...(config.spaces.iceAddresses.length > 0 ? { iceAdditionalHostAddresses: config.spaces.iceAddresses } : {}),

@@ -33,6 +33,8 @@ export interface RealtimeServerOptions {
   logger?: RealtimeLogger;
   /** WebSocket ping interval; a socket that missed the previous pong is dropped. Default 15 s. */
   heartbeatMs?: number;
+  /** Visible participants one space takes at once; a newcomer past it is refused (4429). Hidden ones are not counted. Default: no limit. */
+  participantLimit?: number;
 }
 
 const silentLogger: RealtimeLogger = { log: () => undefined, warn: (message) => console.warn(message) };
@@ -136,6 +138,11 @@ export class RealtimeServer {
         ws.off('message', buffer);
         if (ws.readyState !== ws.OPEN || this.closing) return;
         const room = this.roomFor(identity.spaceId);
+        const limit = this.options.participantLimit ?? Infinity;
+        if (!identity.hidden && !room.hasRoomFor(identity.participantId, limit)) {
+          ws.close(CloseCode.full, `the space is full (${limit} participants)`);
+          return;
+        }
         const session = new ParticipantSession(ws, identity, room, this.sfu, this.options.disconnectGraceMs ?? 30_000, this.logger);
         session.start(earlier);
       })

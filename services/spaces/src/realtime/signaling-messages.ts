@@ -87,4 +87,6 @@ export const CloseCode = {
   replaced: 4409,
   /** `RealtimeServer.disconnectAll` (the space was closed). */
   disconnected: 4410,
+  /** The space already has its limit of visible participants (SPACES_PARTICIPANT_LIMIT). */
+  full: 4429,
 } as const;

@@ -41,8 +41,8 @@ describe('RealtimeServer signaling', () => {
 
   afterAll(() => server.close());
 
-  function connect(query: string): Client {
-    const socket = new WebSocket(`ws://${base}/spaces/rtc${query}`);
+  function connect(query: string, at = base): Client {
+    const socket = new WebSocket(`ws://${at}/spaces/rtc${query}`);
     const messages: any[] = [];
     const waiters: { type: string; resolve: (message: any) => void }[] = [];
     socket.on('message', (data: Buffer) => {
@@ -134,6 +134,31 @@ describe('RealtimeServer signaling', () => {
     expect((await second.next('joined')).participantId).toBe('same');
     await server.disconnectAll('s3');
     expect(await second.closed).toEqual({ code: 4410, reason: 'disconnected by the server' });
+  });
+
+  it('takes a space’s visible participants up to its limit: a newcomer past it is refused (4429), a reconnect and a hidden one are not', async () => {
+    const limited = new RealtimeServer({ host: '127.0.0.1', verifyToken, participantLimit: 2 });
+    const at = `127.0.0.1:${(await limited.listen()).port}`;
+    try {
+      const joined = async (token: string) => {
+        const client = connect(`?token=${token}`, at);
+        client.send({ type: 'join', publish: false });
+        await client.next('joined');
+        return client;
+      };
+      await joined('s5:a');
+      const b = await joined('s5:b');
+      expect(await connect('?token=s5:c', at).closed).toEqual({ code: 4429, reason: 'the space is full (2 participants)' });
+      expect((await joined('s5:compositor:hidden')).messages[0]).toMatchObject({ type: 'joined', hidden: true });
+      await joined('s5:a'); // the same participant again replaces its older connection
+      expect(await joined('s6:c')).toBeDefined(); // another space has places of its own
+      expect(await connect('?token=s5:d', at).closed).toEqual({ code: 4429, reason: 'the space is full (2 participants)' });
+      b.send({ type: 'leave' });
+      expect(await b.closed).toEqual({ code: 1000, reason: 'left' }); // its place is free before its socket closes
+      expect((await joined('s5:c')).messages[0]).toMatchObject({ type: 'joined', participantId: 'c' });
+    } finally {
+      await limited.close();
+    }
   });
 
   it('binds the ICE port range and offers the additional host addresses', async () => {

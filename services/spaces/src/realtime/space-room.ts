@@ -55,6 +55,12 @@ export class SpaceRoom {
     return this.joined.filter((other) => other !== member && !other.hidden).map((other) => ({ id: other.participantId }));
   }
 
+  /** Whether a visible `participantId` may connect: one already here (a reconnect replaces itself) or a free place. */
+  hasRoomFor(participantId: string, limit: number): boolean {
+    const visible = new Set([...this.members].filter((member) => !member.hidden).map((member) => member.participantId));
+    return visible.has(participantId) || visible.size < limit;
+  }
+
   /** Adds a connection; an older connection of the same participant is closed. */
   async add(member: RoomMember): Promise<void> {
     const previous = [...this.members].find((other) => other.participantId === member.participantId);
