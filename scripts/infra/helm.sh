@@ -4,16 +4,15 @@
 # instant afterwards). Build output goes to stderr so stdout is only the path.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=go-tool.sh
+source "$(dirname "${BASH_SOURCE[0]}")/go-tool.sh"
 version="${HELM_VERSION:-v3.16.4}"
 cached="$repo/.cache/bin/helm"
 
 if existing="$(command -v helm 2>/dev/null)"; then echo "$existing"; exit 0; fi
 if [ -x "$cached" ]; then echo "$cached"; exit 0; fi
 
-if ! command -v go >/dev/null 2>&1; then
-  if [ -x /usr/local/go/bin/go ]; then export PATH="$PATH:/usr/local/go/bin"
-  else echo "helm.sh: neither helm nor go is installed" >&2; exit 1; fi
-fi
+require_go "helm.sh: neither helm nor go is installed"
 
 mkdir -p "$repo/.cache/bin"
 # Serialize concurrent callers (parallel jest workers) so only one builds.

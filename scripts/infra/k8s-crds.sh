@@ -6,15 +6,14 @@
 # installs them so the API server validates those objects against their real schemas.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=go-tool.sh
+source "$(dirname "${BASH_SOURCE[0]}")/go-tool.sh"
 keda="github.com/kedacore/keda/v2@${KEDA_VERSION:-v2.21.0}"
 operator="github.com/prometheus-operator/prometheus-operator@${PROMETHEUS_OPERATOR_VERSION:-v0.85.0}"
 dir="$repo/.cache/k8s-crds"
 stamp="$dir/.done-$(echo "$keda $operator" | sha256sum | cut -c1-12)"
 if [ -f "$stamp" ]; then echo "$dir"; exit 0; fi
-if ! command -v go >/dev/null 2>&1; then
-  if [ -x /usr/local/go/bin/go ]; then export PATH="$PATH:/usr/local/go/bin"
-  else echo "k8s-crds.sh: go is not installed" >&2; exit 1; fi
-fi
+require_go "k8s-crds.sh: go is not installed"
 mkdir -p "$dir"
 exec 9>"$dir/.lock"
 flock 9

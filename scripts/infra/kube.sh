@@ -13,6 +13,8 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=go-tool.sh
+source "$(dirname "${BASH_SOURCE[0]}")/go-tool.sh"
 module="$repo/scripts/infra/kube"
 base="$repo/.cache/kube"
 bin="$base/bin"
@@ -22,13 +24,6 @@ version=v1.36.3
 binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 
 say() { echo "kube.sh: $*" >&2; }
-
-ensure_go() {
-  command -v go >/dev/null 2>&1 && return 0
-  if [ -x /usr/local/go/bin/go ]; then export PATH="$PATH:/usr/local/go/bin"; return 0; fi
-  say "go is not installed (needed to build the cluster from the Go module proxy)"
-  exit 1
-}
 
 built() {
   local b
@@ -41,7 +36,7 @@ build() {
   exec 8>"$bin/.build.lock"
   flock 8
   built && return 0
-  ensure_go
+  require_go "kube.sh: go is not installed (needed to build the cluster from the Go module proxy)"
   export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=mod
   local minor="${version#v1.}"
   minor="${minor%%.*}"

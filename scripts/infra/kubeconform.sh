@@ -3,15 +3,14 @@
 # proxy into .cache/bin (a few seconds). Build output goes to stderr so stdout is only the path.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=go-tool.sh
+source "$(dirname "${BASH_SOURCE[0]}")/go-tool.sh"
 version="${KUBECONFORM_VERSION:-v0.8.0}"
 cached="$repo/.cache/bin/kubeconform"
 
 if existing="$(command -v kubeconform 2>/dev/null)"; then echo "$existing"; exit 0; fi
 if [ -x "$cached" ]; then echo "$cached"; exit 0; fi
-if ! command -v go >/dev/null 2>&1; then
-  if [ -x /usr/local/go/bin/go ]; then export PATH="$PATH:/usr/local/go/bin"
-  else echo "kubeconform.sh: neither kubeconform nor go is installed" >&2; exit 1; fi
-fi
+require_go "kubeconform.sh: neither kubeconform nor go is installed"
 mkdir -p "$repo/.cache/bin"
 exec 9>"$repo/.cache/bin/.kubeconform.lock"
 flock 9

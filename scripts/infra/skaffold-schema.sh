@@ -4,14 +4,13 @@
 # needed to check the file's shape. Usage: skaffold-schema.sh [v4beta11]
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=go-tool.sh
+source "$(dirname "${BASH_SOURCE[0]}")/go-tool.sh"
 schema="${1:-v4beta11}"
 module="github.com/GoogleContainerTools/skaffold/v2@${SKAFFOLD_VERSION:-v2.16.1}"
 dir="$repo/.cache/skaffold-schemas"
 if [ -f "$dir/$schema.json" ]; then echo "$dir/$schema.json"; exit 0; fi
-if ! command -v go >/dev/null 2>&1; then
-  if [ -x /usr/local/go/bin/go ]; then export PATH="$PATH:/usr/local/go/bin"
-  else echo "skaffold-schema.sh: go is not installed" >&2; exit 1; fi
-fi
+require_go "skaffold-schema.sh: go is not installed"
 mkdir -p "$dir"
 exec 9>"$dir/.lock"
 flock 9

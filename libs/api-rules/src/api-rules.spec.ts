@@ -1,6 +1,6 @@
 import { isAllowedDomain } from './allowed-domain';
 import { isLanguageCode } from './language-code';
-import { characterCount, PHRASE_PATTERN } from './text-length';
+import { characterCount, lengthProblems, MAX_PASSTHROUGH_LENGTH, MAX_URL_LENGTH, passthroughProblems, PHRASE_PATTERN } from './text-length';
 import { CORS_ORIGIN_PATTERN, HTTP_URL_PATTERN, RTMP_URL_PATTERN } from './url-pattern';
 
 describe('api rules', () => {
@@ -60,5 +60,19 @@ describe('api rules', () => {
     expect(PHRASE_PATTERN.test('hls')).toBe(true);
     expect(PHRASE_PATTERN.test(' \t')).toBe(false);
     expect(PHRASE_PATTERN.test('a\u0000')).toBe(false);
+  });
+
+  it('length limits: a passthrough of 255 characters, a URL of 2048, each problem named as the services name it', () => {
+    expect(MAX_PASSTHROUGH_LENGTH).toBe(255);
+    expect(MAX_URL_LENGTH).toBe(2048);
+    expect(passthroughProblems(undefined)).toEqual([]);
+    expect(passthroughProblems('')).toEqual([]);
+    expect(passthroughProblems('x'.repeat(255))).toEqual([]);
+    expect(passthroughProblems('😀'.repeat(255))).toEqual([]);
+    expect(passthroughProblems('x'.repeat(256))).toEqual(['passthrough: must be at most 255 characters']);
+    expect(passthroughProblems('😀'.repeat(256), 'broadcasts[0].passthrough')).toEqual(['broadcasts[0].passthrough: must be at most 255 characters']);
+    expect(lengthProblems('url', `https://example.com/${'a'.repeat(2028)}`, MAX_URL_LENGTH)).toEqual([]);
+    expect(lengthProblems('url', `https://example.com/${'a'.repeat(2029)}`, MAX_URL_LENGTH)).toEqual(['url: must be at most 2048 characters']);
+    expect(lengthProblems('name', undefined, 1)).toEqual([]);
   });
 });

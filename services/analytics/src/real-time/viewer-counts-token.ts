@@ -1,5 +1,4 @@
-import { playbackAuth } from '@platform/proto';
-import { firstValueFrom, timeout } from 'rxjs';
+import { SignedTokenVerifier, VerifySignedTokenClient } from '@platform/grpc';
 
 /** What `signViewerCounts`' `type` puts in `aud`, and the `views` column each one counts by. */
 export const COUNTED_COLUMNS = {
@@ -19,23 +18,23 @@ export interface CountsTarget {
 
 export type CountsTokenCheck = { ok: true; target: CountsTarget } | { ok: false; status: 401 | 403; reason: string };
 
-export type SignedTokenVerifier = Pick<playbackAuth.SigningKeysServiceClient, 'verifySignedToken'>;
-
-const VERIFY_TIMEOUT_MS = 3_000;
-
 /**
  * Checks a viewer-counts JWT with the signing keys' owner (playback-auth verifies it: the keys and
  * the verification code live there). No token is 401; any refusal is 403. A failure to ask rejects.
  */
 export class ViewerCountsTokens {
-  constructor(private readonly signingKeys: SignedTokenVerifier) {}
+  private readonly signedTokens: SignedTokenVerifier;
+
+  constructor(signingKeys: VerifySignedTokenClient) {
+    this.signedTokens = new SignedTokenVerifier(signingKeys);
+  }
 
   async check(token: string | null | undefined): Promise<CountsTokenCheck> {
     if (!token) return { ok: false, status: 401, reason: 'A token (?token=) is required' };
-    const reply = await firstValueFrom(this.signingKeys.verifySignedToken({ token, audiences: Object.keys(COUNTED_COLUMNS) }).pipe(timeout(VERIFY_TIMEOUT_MS)));
-    if (!reply.valid) return { ok: false, status: 403, reason: reply.reason };
-    const column = COUNTED_COLUMNS[reply.audience as keyof typeof COUNTED_COLUMNS];
-    if (!column) return { ok: false, status: 403, reason: `Token audience ${reply.audience} is not a viewer-counts audience` };
-    return { ok: true, target: { column, id: reply.subject } };
+    const verdict = await this.signedTokens.verify(token, Object.keys(COUNTED_COLUMNS));
+    if (!verdict.ok) return { ok: false, status: 403, reason: verdict.reason };
+    const column = COUNTED_COLUMNS[verdict.audience as keyof typeof COUNTED_COLUMNS];
+    if (!column) return { ok: false, status: 403, reason: `Token audience ${verdict.audience} is not a viewer-counts audience` };
+    return { ok: true, target: { column, id: verdict.subject } };
   }
 }

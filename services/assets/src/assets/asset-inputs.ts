@@ -1,8 +1,7 @@
-import { characterCount, isLanguageCode } from '@platform/api-rules';
+import { characterCount, isLanguageCode, passthroughProblems } from '@platform/api-rules';
 import { assets } from '@platform/proto';
 import { StoredInput } from './asset.entity';
 
-export const PASSTHROUGH_MAX = 255;
 export const NAME_MAX = 255;
 /** A main input, a watermark, and tracks: more than this is not a real asset. */
 export const MAX_INPUTS = 32;
@@ -194,8 +193,7 @@ function checkTrack(input: assets.AssetInput, type: 'text' | 'audio', at: string
   if (input.language_code === undefined) invalid.push(`${at}.language_code: is required for ${type} tracks`);
   else if (!isLanguageCode(input.language_code)) invalid.push(`${at}.language_code: must be a BCP 47 language code such as "en" or "es-MX"`);
   if (input.name !== undefined) checkName(input.name, `${at}.name`, invalid);
-  if (input.passthrough !== undefined && characterCount(input.passthrough) > PASSTHROUGH_MAX)
-    invalid.push(`${at}.passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+  invalid.push(...passthroughProblems(input.passthrough, `${at}.passthrough`));
   if (type === 'text') {
     if (input.text_type === undefined) invalid.push(`${at}.text_type: is required for text tracks ("subtitles")`);
     else if (input.text_type !== 'subtitles') invalid.push(`${at}.text_type: ${oneOf(['subtitles'])}`);
@@ -213,8 +211,7 @@ function checkGeneratedSubtitles(items: assets.GeneratedSubtitleSettings[], inva
       invalid.push(`${at}.language_code: ${oneOf(GENERATED_SUBTITLE_LANGUAGES)}`);
     }
     if (g.name !== undefined) checkName(g.name, `${at}.name`, invalid);
-    if (g.passthrough !== undefined && characterCount(g.passthrough) > PASSTHROUGH_MAX)
-      invalid.push(`${at}.passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+    invalid.push(...passthroughProblems(g.passthrough, `${at}.passthrough`));
   });
 }
 

@@ -1,12 +1,12 @@
-import { characterCount } from '@platform/api-rules';
+import { passthroughProblems } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 import { assets } from '@platform/proto';
 import { PlaybackPolicy } from '../playback-ids/playback-id.entity';
 import { StoredInput } from './asset.entity';
-import { ClassifiedInputs, classifyInputs, PASSTHROUGH_MAX } from './asset-inputs';
+import { ClassifiedInputs, classifyInputs } from './asset-inputs';
 import { refuseUnbuiltFeatures } from './unbuilt-asset-features';
 
-export { isHttpUrl, PASSTHROUGH_MAX } from './asset-inputs';
+export { isHttpUrl } from './asset-inputs';
 
 export const MAX_RESOLUTION_TIERS = ['1080p', '1440p', '2160p'] as const;
 /** Spec 2.1 has smart and baseline; Mux's SDK also sends the deprecated `premium`. */
@@ -70,8 +70,7 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
     return false;
   }) as PlaybackPolicy[];
 
-  if (r.passthrough !== undefined && characterCount(r.passthrough) > PASSTHROUGH_MAX)
-    invalid.push(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+  invalid.push(...passthroughProblems(r.passthrough));
   const maxResolutionTier = r.max_resolution_tier ?? '1080p';
   if (!(MAX_RESOLUTION_TIERS as readonly string[]).includes(maxResolutionTier)) invalid.push(`max_resolution_tier: ${oneOf(MAX_RESOLUTION_TIERS)}`);
 
@@ -88,9 +87,7 @@ export function validAssetSettings(r: assets.CreateAssetRequest): AssetSettings 
     if (!(STATIC_RENDITION_RESOLUTIONS as readonly string[]).includes(rendition.resolution)) {
       invalid.push(`static_renditions[${i}].resolution: ${oneOf(STATIC_RENDITION_RESOLUTIONS)}`);
     }
-    if (rendition.passthrough !== undefined && characterCount(rendition.passthrough) > PASSTHROUGH_MAX) {
-      invalid.push(`static_renditions[${i}].passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
-    }
+    invalid.push(...passthroughProblems(rendition.passthrough, `static_renditions[${i}].passthrough`));
   });
   if (staticRenditions.length > 0 && mp4Support !== 'none') invalid.push('static_renditions: give static_renditions or mp4_support, not both');
 

@@ -1,4 +1,4 @@
-import { characterCount } from '@platform/api-rules';
+import { passthroughProblems } from '@platform/api-rules';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
 import { Emit, UnitOfWork } from '@platform/events';
@@ -15,7 +15,7 @@ import { AssetEntity, StoredInput } from './asset.entity';
 import { ASSET_EVENTS, emitAssetEvent, emitTrackEvent, TRACK_EVENTS } from './asset-events';
 import { toAssetMessage } from './asset.mapper';
 import { AssetChanges, AssetRepository } from './asset.repository';
-import { PASSTHROUGH_MAX, validAssetSettings } from './asset-settings';
+import { validAssetSettings } from './asset-settings';
 import { ClipCut, ClipSources } from './clip-source';
 import { thumbnailTimeBeyondDuration, thumbnailTimeProblems } from './thumbnail-time';
 
@@ -133,7 +133,7 @@ export class AssetsService {
     const { passthrough, thumbnail_time: thumbnailTime } = request;
     if (passthrough === undefined && thumbnailTime === undefined) throw DomainError.invalid('body: give at least one of passthrough, thumbnail_time');
     const invalid: string[] = [];
-    if (passthrough !== undefined && characterCount(passthrough) > PASSTHROUGH_MAX) invalid.push(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+    invalid.push(...passthroughProblems(passthrough));
     if (thumbnailTime !== undefined) invalid.push(...thumbnailTimeProblems(thumbnailTime));
     if (invalid.length > 0) throw DomainError.invalid(...invalid);
     return this.unitOfWork.run(async (manager, emit) => {

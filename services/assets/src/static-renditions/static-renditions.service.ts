@@ -1,11 +1,11 @@
-import { characterCount } from '@platform/api-rules';
+import { passthroughProblems } from '@platform/api-rules';
 import { STATIC_RENDITION_RESOLUTIONS } from '@platform/api-shapes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
 import { newId } from '@platform/ids';
 import { assets } from '@platform/proto';
 import { OBJECT_STORE, ObjectStore, assetKeys } from '@platform/storage';
-import { MP4_SUPPORT, PASSTHROUGH_MAX } from '../assets/asset-settings';
+import { MP4_SUPPORT } from '../assets/asset-settings';
 import { toAssetMessage } from '../assets/asset.mapper';
 import { AssetRepository } from '../assets/asset.repository';
 import { notFound as assetNotFound } from '../assets/assets.service';
@@ -43,8 +43,7 @@ export class StaticRenditionsService {
   async create(request: assets.CreateStaticRenditionRequest): Promise<assets.StaticRenditionFile> {
     const invalid: string[] = [];
     if (!(STATIC_RENDITION_RESOLUTIONS as readonly string[]).includes(request.resolution)) invalid.push(`resolution: ${oneOf(STATIC_RENDITION_RESOLUTIONS)}`);
-    if (request.passthrough !== undefined && characterCount(request.passthrough) > PASSTHROUGH_MAX)
-      invalid.push(`passthrough: must be at most ${PASSTHROUGH_MAX} characters`);
+    invalid.push(...passthroughProblems(request.passthrough));
     if (invalid.length > 0) throw DomainError.invalid(...invalid);
     const id = newId();
     return (await this.changes.apply(request.asset_id, (a) => decideCreate(a, request, id, this.clock.now()))).result;

@@ -1,8 +1,8 @@
-import { characterCount, isLanguageCode } from '@platform/api-rules';
+import { characterCount, isLanguageCode, passthroughProblems } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 import { assets } from '@platform/proto';
 import { AssetEntity } from '../assets/asset.entity';
-import { GENERATED_SUBTITLE_LANGUAGES, isHttpUrl, languageName, NAME_MAX, PASSTHROUGH_MAX, uniqueName } from '../assets/asset-inputs';
+import { GENERATED_SUBTITLE_LANGUAGES, isHttpUrl, languageName, NAME_MAX, uniqueName } from '../assets/asset-inputs';
 import { generatedTrack, isPrimaryAudio, namesOf, StoredTrack, uploadedTrack } from './stored-track';
 
 /** Tracks of every kind an asset may have; past this, adding one is refused. */
@@ -23,10 +23,6 @@ function checkName(name: string | undefined, at: string, taken: ReadonlySet<stri
   if (name === undefined) return;
   if (name.trim() === '' || characterCount(name) > NAME_MAX) invalid.push(`${at}: must be 1 to ${NAME_MAX} characters`);
   else if (taken.has(name)) invalid.push(`${at}: ${JSON.stringify(name)} is already the name of another ${group} track of the asset`);
-}
-
-function checkPassthrough(value: string | undefined, at: string, invalid: string[]): void {
-  if (value !== undefined && characterCount(value) > PASSTHROUGH_MAX) invalid.push(`${at}: must be at most ${PASSTHROUGH_MAX} characters`);
 }
 
 /**
@@ -50,7 +46,7 @@ export function newTrack(r: assets.CreateTrackRequest, asset: AssetEntity): Stor
   const group = type === 'audio' ? 'audio' : 'text';
   const taken = namesOf(asset.tracks, group);
   checkName(r.name, 'name', taken, group, invalid);
-  checkPassthrough(r.passthrough, 'passthrough', invalid);
+  invalid.push(...passthroughProblems(r.passthrough));
   if (invalid.length > 0) throw DomainError.invalid(...invalid);
   checkReady(asset, 'tracks can be added');
   if (type === 'audio' && !asset.tracks.some((t) => t.type === 'video'))
@@ -95,7 +91,7 @@ export function newGeneratedTracks(r: assets.GenerateSubtitlesRequest, asset: As
       invalid.push(`${at}.language_code: ${oneOf(GENERATED_SUBTITLE_LANGUAGES)}`);
     checkName(g.name, `${at}.name`, taken, 'text', invalid);
     if (g.name !== undefined && items.slice(0, i).some((o) => o.name === g.name)) invalid.push(`${at}.name: ${JSON.stringify(g.name)} is given twice`);
-    checkPassthrough(g.passthrough, `${at}.passthrough`, invalid);
+    invalid.push(...passthroughProblems(g.passthrough, `${at}.passthrough`));
   });
   if (invalid.length > 0) throw DomainError.invalid(...invalid);
   checkReady(asset, 'subtitles can be generated');

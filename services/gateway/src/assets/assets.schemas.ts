@@ -1,4 +1,4 @@
-import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN } from '@platform/api-rules';
+import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, MAX_PASSTHROUGH_LENGTH } from '@platform/api-rules';
 import {
   assetSchema,
   ENCODING_TIERS,
@@ -13,7 +13,7 @@ import {
 import { z } from 'zod';
 import { text } from '../validation/text';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
+import { dataOf } from '../wire/wire';
 
 /** The response shapes (asset, track, playback id) are @platform/api-shapes': the webhooks' data too. */
 /** Languages of Mux's generated subtitles for on-demand assets (SDK 15 AssetGeneratedSubtitleSettings). */
@@ -56,7 +56,7 @@ const inputUrl = z
   .regex(INPUT_URL, { error: 'must be an http or https URL' })
   .meta({ description: 'http(s) URL of a media file (MP4, MOV, MKV, TS, …); a clip: `svc://assets/{asset_id}` (or `mux://…`), first input only' });
 
-const passthrough = text(PASSTHROUGH_MAX);
+const passthrough = text(MAX_PASSTHROUGH_LENGTH);
 
 /** Mux's watermark placement (SDK InputSettings.OverlaySettings); margins and sizes are CSS-like strings (`10%`, `40px`). */
 const overlaySettings = z
@@ -143,7 +143,7 @@ export const assetSettingsObject = z
     inputs: inputs.optional(),
     playback_policy: playbackPolicies.optional(),
     playback_policies: playbackPolicies.optional(),
-    passthrough: text(PASSTHROUGH_MAX).optional(),
+    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
     max_resolution_tier: z.enum(MAX_RESOLUTION_TIERS).optional().meta({ description: 'Default 1080p' }),
     encoding_tier: z.enum(ENCODING_TIERS).optional().meta({ description: 'Deprecated for video_quality; default smart' }),
     video_quality: z.enum(VIDEO_QUALITIES).optional().meta({ description: 'basic = baseline, plus = smart; default plus' }),

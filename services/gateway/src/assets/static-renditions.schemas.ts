@@ -1,7 +1,8 @@
+import { MAX_PASSTHROUGH_LENGTH } from '@platform/api-rules';
 import { MASTER_ACCESS, MP4_SUPPORT, STATIC_RENDITION_RESOLUTIONS, staticRenditionSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { text } from '../validation/text';
-import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
+import { dataOf } from '../wire/wire';
 
 /** PUT …/mp4-support (spec 4.2; Mux's newer options too). */
 export const updateMp4SupportBody = z
@@ -24,7 +25,7 @@ export const updateMasterAccessBody = z
 export const createStaticRenditionBody = z
   .object({
     resolution: z.enum(STATIC_RENDITION_RESOLUTIONS),
-    passthrough: text(PASSTHROUGH_MAX).optional(),
+    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
   })
   .strict();
 

@@ -1,13 +1,13 @@
-import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, RTMP_URL_PATTERN } from '@platform/api-rules';
+import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, MAX_PASSTHROUGH_LENGTH, RTMP_URL_PATTERN } from '@platform/api-rules';
 import { LATENCY_MODES, liveStreamSchema, simulcastTargetSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { text } from '../validation/text';
 import { assetSettingsObject } from '../assets/assets.schemas';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, PASSTHROUGH_MAX } from '../wire/wire';
+import { dataOf } from '../wire/wire';
 
 /** The response shapes (live stream, simulcast target) are @platform/api-shapes': the webhooks' data too. */
-const passthrough = text(PASSTHROUGH_MAX);
+const passthrough = text(MAX_PASSTHROUGH_LENGTH);
 const rtmpUrl = z
   .string()
   .regex(RTMP_URL_PATTERN, { error: 'must be an rtmp:// or rtmps:// URL' })

@@ -1,9 +1,9 @@
-import { PHRASE_PATTERN } from '@platform/api-rules';
+import { MAX_PASSTHROUGH_LENGTH, PHRASE_PATTERN } from '@platform/api-rules';
 import { transcriptionVocabularySchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { text } from '../validation/text';
 import { pagingQuery } from '../validation/paging';
-import { dataOf, listOf, PASSTHROUGH_MAX } from '../wire/wire';
+import { dataOf, listOf } from '../wire/wire';
 
 /** Mux's published API schema: 1 to 1000 phrases, each 1 to 32 characters (the live service checks the same). */
 export const MAX_PHRASES = 1000;
@@ -19,7 +19,7 @@ export const transcriptionVocabularyBody = z
       .min(1)
       .max(MAX_PHRASES)
       .meta({ description: `Words, phrases or proper names to boost; 1 to ${MAX_PHRASES}, each 1 to ${MAX_PHRASE_LENGTH} characters` }),
-    passthrough: text(PASSTHROUGH_MAX).optional(),
+    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
   })
   .strict();
 

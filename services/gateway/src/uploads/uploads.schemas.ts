@@ -1,4 +1,4 @@
-import { CORS_ORIGIN_PATTERN } from '@platform/api-rules';
+import { CORS_ORIGIN_PATTERN, MAX_URL_LENGTH } from '@platform/api-rules';
 import { uploadSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { uploadAssetSettingsBody } from '../assets/assets.schemas';
@@ -15,7 +15,7 @@ export const createUploadBody = z
     cors_origin: z
       .string()
       .regex(CORS_ORIGIN_PATTERN, { error: 'must be "*" or an origin such as "https://app.example.com"' })
-      .max(2048)
+      .max(MAX_URL_LENGTH)
       .optional()
       .meta({ description: 'The browser origin allowed to PUT to the URL (`*` for any); without it no page can (scripts still can)' }),
     new_asset_settings: uploadAssetSettingsBody

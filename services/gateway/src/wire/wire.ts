@@ -9,5 +9,3 @@ export function dataOf<T extends z.ZodType>(schema: T) {
 export function listOf<T extends z.ZodType>(schema: T) {
   return z.object({ data: z.array(schema) });
 }
-
-export const PASSTHROUGH_MAX = 255;

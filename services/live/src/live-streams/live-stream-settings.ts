@@ -1,4 +1,4 @@
-import { characterCount, isLanguageCode } from '@platform/api-rules';
+import { isLanguageCode, passthroughProblems } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 import { live } from '@platform/proto';
 import { LatencyMode } from './live-stream.entity';
@@ -9,7 +9,6 @@ export const PLAYBACK_POLICIES = ['public', 'signed'] as const;
 export const RECONNECT_WINDOW_MAX = 1800;
 export const MAX_CONTINUOUS_MIN = 60;
 export const MAX_CONTINUOUS_MAX = 43_200;
-export const PASSTHROUGH_MAX = 255;
 export const LANGUAGE_CHANNELS = ['cc1', 'cc2', 'cc3', 'cc4'] as const;
 export const GENERATED_LANGUAGES = ['en', 'en-US'] as const;
 export const PHRASES_USED = 1000;
@@ -45,10 +44,6 @@ export function checkMaxContinuousDuration(value: number | undefined, invalid: s
   }
 }
 
-export function checkPassthrough(field: string, value: string | undefined, invalid: string[]): void {
-  if (value !== undefined && characterCount(value) > PASSTHROUGH_MAX) invalid.push(`${field}: must be at most ${PASSTHROUGH_MAX} characters`);
-}
-
 /** An http(s) image URL; an address the platform will not connect to (OUTBOUND_ALLOW) is refused now when the URL names it literally. */
 export function checkSlateUrl(value: string | undefined, invalid: string[], policy: OutboundPolicy): void {
   if (value === undefined || value === '') return;
@@ -77,7 +72,7 @@ export function validEmbeddedSubtitles(items: live.EmbeddedSubtitle[], invalid: 
     if (!(LANGUAGE_CHANNELS as readonly string[]).includes(channel)) invalid.push(`${at}.language_channel: ${oneOf(LANGUAGE_CHANNELS)}`);
     else if (channels.has(channel)) invalid.push(`${at}.language_channel: ${channel} is already used by another item`);
     channels.add(channel);
-    checkPassthrough(`${at}.passthrough`, item.passthrough, invalid);
+    invalid.push(...passthroughProblems(item.passthrough, `${at}.passthrough`));
     return {
       ...(item.name !== undefined ? { name: item.name } : {}),
       ...(item.passthrough !== undefined ? { passthrough: item.passthrough } : {}),
@@ -94,7 +89,7 @@ export function validGeneratedSubtitles(items: live.GeneratedSubtitle[], invalid
     const at = `generated_subtitles[${i}]`;
     const languageCode = item.language_code ?? 'en';
     if (!(GENERATED_LANGUAGES as readonly string[]).includes(languageCode)) invalid.push(`${at}.language_code: ${oneOf(GENERATED_LANGUAGES)}`);
-    checkPassthrough(`${at}.passthrough`, item.passthrough, invalid);
+    invalid.push(...passthroughProblems(item.passthrough, `${at}.passthrough`));
     return {
       ...(item.name !== undefined ? { name: item.name } : {}),
       ...(item.passthrough !== undefined ? { passthrough: item.passthrough } : {}),
@@ -119,7 +114,7 @@ export function checkSimulcastTarget(target: live.SimulcastTargetInput | undefin
     const refusal = policy.targetUrlRefusal(target.url);
     if (refusal) invalid.push(`${at}.url: ${refusal}`);
   }
-  checkPassthrough(`${at}.passthrough`, target.passthrough, invalid);
+  invalid.push(...passthroughProblems(target.passthrough, `${at}.passthrough`));
 }
 
 export function throwIfInvalid(invalid: string[]): void {

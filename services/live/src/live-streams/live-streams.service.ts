@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { passthroughProblems } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 import { Emit, UnitOfWork } from '@platform/events';
 import { newId } from '@platform/ids';
@@ -16,7 +17,6 @@ import { OutboundPolicy } from './outbound-policy';
 import { LiveStreamChanges, LiveStreamRecord, LiveStreamRepository } from './live-stream.repository';
 import {
   checkMaxContinuousDuration,
-  checkPassthrough,
   checkPlaybackPolicies,
   checkReconnectWindow,
   checkSimulcastTarget,
@@ -60,7 +60,7 @@ export class LiveStreamsService {
     checkPlaybackPolicies(r.playback_policy ?? [], invalid);
     checkReconnectWindow(r.reconnect_window, invalid);
     checkMaxContinuousDuration(r.max_continuous_duration, invalid);
-    checkPassthrough('passthrough', r.passthrough, invalid);
+    invalid.push(...passthroughProblems(r.passthrough));
     checkSlateUrl(r.reconnect_slate_url, invalid, this.outbound);
     const embedded = validEmbeddedSubtitles(r.embedded_subtitles ?? [], invalid);
     const generated = validGeneratedSubtitles(r.generated_subtitles ?? [], invalid);
@@ -137,7 +137,7 @@ export class LiveStreamsService {
     if (r.latency_mode !== undefined) latencyModeOf(r.latency_mode, undefined, invalid);
     checkReconnectWindow(r.reconnect_window, invalid);
     checkMaxContinuousDuration(r.max_continuous_duration, invalid);
-    checkPassthrough('passthrough', r.passthrough, invalid);
+    invalid.push(...passthroughProblems(r.passthrough));
     checkSlateUrl(r.reconnect_slate_url, invalid, this.outbound);
     throwIfInvalid(invalid);
     const changes: LiveStreamChanges = {

@@ -1,4 +1,4 @@
-import { characterCount, PHRASE_PATTERN } from '@platform/api-rules';
+import { lengthProblems, passthroughProblems, PHRASE_PATTERN } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 import { live } from '@platform/proto';
 import { TranscriptionVocabularyFields } from './transcription-vocabulary.entity';
@@ -6,8 +6,6 @@ import { TranscriptionVocabularyFields } from './transcription-vocabulary.entity
 /** Mux's OpenAPI: `phrases` maxItems 1000, each phrase minLength 1, maxLength 32. */
 export const MAX_PHRASES = 1000;
 export const MAX_PHRASE_LENGTH = 32;
-/** Spec 1 (wire convention 8) and 8: every passthrough. */
-export const MAX_PASSTHROUGH_LENGTH = 255;
 
 type Input = Pick<live.TranscriptionVocabularyInput, 'name' | 'phrases' | 'passthrough'>;
 
@@ -23,11 +21,9 @@ export function validVocabularyFields(input: Input): TranscriptionVocabularyFiel
   if (phrases.length > MAX_PHRASES) problems.push(`phrases: at most ${MAX_PHRASES} phrases are allowed, got ${phrases.length}`);
   phrases.forEach((phrase, i) => {
     if (typeof phrase !== 'string' || !PHRASE_PATTERN.test(phrase)) problems.push(`phrases[${i}]: must be a non-empty string`);
-    else if (characterCount(phrase) > MAX_PHRASE_LENGTH) problems.push(`phrases[${i}]: must be at most ${MAX_PHRASE_LENGTH} characters`);
+    else problems.push(...lengthProblems(`phrases[${i}]`, phrase, MAX_PHRASE_LENGTH));
   });
-  if (input.passthrough !== undefined && characterCount(input.passthrough) > MAX_PASSTHROUGH_LENGTH) {
-    problems.push(`passthrough: must be at most ${MAX_PASSTHROUGH_LENGTH} characters`);
-  }
+  problems.push(...passthroughProblems(input.passthrough));
   if (problems.length > 0) throw DomainError.invalid(...problems);
   return { name: input.name || null, phrases: [...phrases], passthrough: input.passthrough || null };
 }

@@ -1,11 +1,9 @@
-import { characterCount } from '@platform/api-rules';
+import { lengthProblems, MAX_URL_LENGTH, passthroughProblems } from '@platform/api-rules';
 import { BROADCAST_LAYOUTS, BROADCAST_RESOLUTIONS } from '@platform/api-shapes';
 import { OutboundGuard } from '@platform/outbound';
 import { spaces } from '@platform/proto';
 
-export const MAX_PASSTHROUGH_LENGTH = 255;
 export const MAX_ID_LENGTH = 255;
-export const MAX_URL_LENGTH = 2048;
 export const DEFAULT_LAYOUT = 'gallery';
 export const DEFAULT_RESOLUTION = '1920x1080';
 
@@ -25,7 +23,7 @@ export interface BroadcastFields {
 export function broadcastFieldsOrProblems(input: spaces.BroadcastInput, guard: OutboundGuard, at = ''): BroadcastFields | string[] {
   const problems: string[] = [];
   if (!input.live_stream_id) problems.push(`${at}live_stream_id: is required`);
-  else if (characterCount(input.live_stream_id) > MAX_ID_LENGTH) problems.push(`${at}live_stream_id: must be at most ${MAX_ID_LENGTH} characters`);
+  else problems.push(...lengthProblems(`${at}live_stream_id`, input.live_stream_id, MAX_ID_LENGTH));
   const layout = input.layout ?? DEFAULT_LAYOUT;
   if (!(BROADCAST_LAYOUTS as readonly string[]).includes(layout)) problems.push(`${at}layout: must be one of ${BROADCAST_LAYOUTS.join(', ')}`);
   const resolution = input.resolution ?? DEFAULT_RESOLUTION;
@@ -33,15 +31,14 @@ export function broadcastFieldsOrProblems(input: spaces.BroadcastInput, guard: O
     problems.push(`${at}resolution: must be one of ${BROADCAST_RESOLUTIONS.join(', ')}`);
   }
   if (input.background !== undefined && input.background !== '') {
-    if (characterCount(input.background) > MAX_URL_LENGTH) problems.push(`${at}background: must be at most ${MAX_URL_LENGTH} characters`);
+    const tooLong = lengthProblems(`${at}background`, input.background, MAX_URL_LENGTH);
+    if (tooLong.length > 0) problems.push(...tooLong);
     else {
       const refusal = guard.urlRefusal(input.background, ['http', 'https']);
       if (refusal) problems.push(`${at}background: ${refusal}`);
     }
   }
-  if (input.passthrough !== undefined && characterCount(input.passthrough) > MAX_PASSTHROUGH_LENGTH) {
-    problems.push(`${at}passthrough: must be at most ${MAX_PASSTHROUGH_LENGTH} characters`);
-  }
+  problems.push(...passthroughProblems(input.passthrough, `${at}passthrough`));
   if (problems.length > 0) return problems;
   return {
     liveStreamId: input.live_stream_id,

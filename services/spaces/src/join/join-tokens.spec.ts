@@ -1,10 +1,11 @@
+import { VerifySignedTokenClient } from '@platform/grpc';
 import { playbackAuth } from '@platform/proto';
 import { generateKeyPair, SignJWT } from 'jose';
 import { of } from 'rxjs';
-import { JoinRefusedError, JoinTokens, SignedTokenVerifier } from './join-tokens';
+import { JoinRefusedError, JoinTokens } from './join-tokens';
 
 /** Stands in for playback-auth: answers what its VerifySignedToken would for the token's claims. */
-function verifierAnswering(reply: Partial<playbackAuth.VerifySignedTokenReply>): SignedTokenVerifier & { calls: playbackAuth.VerifySignedTokenRequest[] } {
+function verifierAnswering(reply: Partial<playbackAuth.VerifySignedTokenReply>): VerifySignedTokenClient & { calls: playbackAuth.VerifySignedTokenRequest[] } {
   const calls: playbackAuth.VerifySignedTokenRequest[] = [];
   return {
     calls,

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { playbackAuth } from '@platform/proto';
+import { SignedTokenVerifier, VerifySignedTokenClient } from '@platform/grpc';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
-import { firstValueFrom, timeout } from 'rxjs';
 
 /** Mux's join tokens: RS256 with a signing key, `aud` "rt", `sub` the space id, optional `participant_id`. */
 export const JOIN_AUDIENCE = 'rt';
 /** Our own compositor's tokens: HS256 with this process's key; it joins hidden (subscribe-only, not counted). */
 const COMPOSITOR_AUDIENCE = 'rt-compositor';
 const COMPOSITOR_KID = 'compositor';
-const VERIFY_TIMEOUT_MS = 3_000;
 const MAX_PARTICIPANT_ID_LENGTH = 255;
 /** The compositor's participant id is this and the broadcast's id: no participant may take it (it would replace the compositor). */
 const COMPOSITOR_PREFIX = 'compositor-';
@@ -21,8 +19,6 @@ export interface Joiner {
 
 export class JoinRefusedError extends Error {}
 
-export type SignedTokenVerifier = Pick<playbackAuth.SigningKeysServiceClient, 'verifySignedToken'>;
-
 /**
  * Who a join token lets in. A participant's token is checked by the signing keys' owner (playback-auth); the
  * compositor's is signed here, with a key that never leaves this process (the compositor joins the room of the
@@ -30,13 +26,16 @@ export type SignedTokenVerifier = Pick<playbackAuth.SigningKeysServiceClient, 'v
  */
 export class JoinTokens {
   private readonly compositorKey = randomBytes(32);
+  private readonly signedTokens: SignedTokenVerifier;
 
   constructor(
-    private readonly signingKeys: SignedTokenVerifier,
+    signingKeys: VerifySignedTokenClient,
     private readonly spaceExists: (id: string) => Promise<boolean>,
     /** Whether a compositor token's broadcast is active now (a stopped broadcast's token lets nobody listen in). */
     private readonly broadcastActive: (spaceId: string, broadcastId: string) => Promise<boolean>,
-  ) {}
+  ) {
+    this.signedTokens = new SignedTokenVerifier(signingKeys);
+  }
 
   async verify(token: string): Promise<Joiner> {
     if (!token) throw new JoinRefusedError('A join token (?token=) is required');
@@ -74,15 +73,15 @@ export class JoinTokens {
   }
 
   private async verifyParticipant(token: string): Promise<Joiner> {
-    const reply = await firstValueFrom(this.signingKeys.verifySignedToken({ token, audiences: [JOIN_AUDIENCE] }).pipe(timeout(VERIFY_TIMEOUT_MS)));
-    if (!reply.valid) throw new JoinRefusedError(reply.reason);
+    const verdict = await this.signedTokens.verify(token, [JOIN_AUDIENCE]);
+    if (!verdict.ok) throw new JoinRefusedError(verdict.reason);
     // the signature is verified above; the claim is read from the same payload
     const claimed = decodeJwt(token).participant_id;
     if (claimed !== undefined && (typeof claimed !== 'string' || claimed.length === 0 || claimed.length > MAX_PARTICIPANT_ID_LENGTH)) {
       throw new JoinRefusedError(`participant_id must be a string of 1 to ${MAX_PARTICIPANT_ID_LENGTH} characters`);
     }
     if (claimed?.startsWith(COMPOSITOR_PREFIX)) throw new JoinRefusedError(`participant_id may not start with ${COMPOSITOR_PREFIX}`);
-    return { spaceId: reply.subject, participantId: claimed ?? `p-${randomBytes(8).toString('hex')}`, hidden: false };
+    return { spaceId: verdict.subject, participantId: claimed ?? `p-${randomBytes(8).toString('hex')}`, hidden: false };
   }
 }
 

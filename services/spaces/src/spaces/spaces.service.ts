@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { characterCount } from '@platform/api-rules';
+import { passthroughProblems } from '@platform/api-rules';
 import { SPACE_TYPES } from '@platform/api-shapes';
 import { DomainError } from '@platform/errors';
 import { UnitOfWork } from '@platform/events';
@@ -7,7 +7,6 @@ import { newId } from '@platform/ids';
 import { common, spaces } from '@platform/proto';
 import { BroadcastRepository } from '../broadcasts/broadcast.repository';
 import { BroadcastsService } from '../broadcasts/broadcasts.service';
-import { MAX_PASSTHROUGH_LENGTH } from '../broadcasts/broadcast-fields';
 import { BROADCAST_EVENTS, emitBroadcast, emitSpace, SPACE_EVENTS } from './space-events';
 import { SpaceEntity } from './space.entity';
 import { toSpaceMessage } from './space.mapper';
@@ -38,9 +37,7 @@ export class SpacesService {
     const problems: string[] = [];
     const type = request.type ?? 'server';
     if (!(SPACE_TYPES as readonly string[]).includes(type)) problems.push(`type: must be one of ${SPACE_TYPES.join(', ')}`);
-    if (request.passthrough !== undefined && characterCount(request.passthrough) > MAX_PASSTHROUGH_LENGTH) {
-      problems.push(`passthrough: must be at most ${MAX_PASSTHROUGH_LENGTH} characters`);
-    }
+    problems.push(...passthroughProblems(request.passthrough));
     if (problems.length > 0) throw DomainError.invalid(...problems);
     this.broadcasts.checkLimit(request.broadcasts.length);
     const fields = await this.broadcasts.validFields(request.broadcasts, true);

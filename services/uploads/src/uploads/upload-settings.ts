@@ -1,10 +1,9 @@
-import { CORS_ORIGIN_PATTERN } from '@platform/api-rules';
+import { CORS_ORIGIN_PATTERN, MAX_URL_LENGTH } from '@platform/api-rules';
 import { DomainError } from '@platform/errors';
 
 export const TIMEOUT_MIN = 60;
 export const TIMEOUT_MAX = 604_800;
 export const TIMEOUT_DEFAULT = 3600;
-const CORS_ORIGIN_MAX = 2048;
 
 /** Spec 2.6 / 8: seconds the URL is valid, 60 to 604800, default 3600. */
 export function validTimeout(timeout: number | undefined): number {
@@ -22,7 +21,7 @@ export function validTimeout(timeout: number | undefined): number {
 export function validCorsOrigin(origin: string | undefined): string | null {
   if (origin === undefined || origin === '') return null;
   if (origin === '*') return origin;
-  if (origin.length > CORS_ORIGIN_MAX || !CORS_ORIGIN_PATTERN.test(origin)) {
+  if (origin.length > MAX_URL_LENGTH || !CORS_ORIGIN_PATTERN.test(origin)) {
     throw DomainError.invalid('cors_origin: must be "*" or an origin such as "https://app.example.com"');
   }
   return new URL(origin).origin;
