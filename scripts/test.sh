@@ -55,21 +55,29 @@ TEST_S3_SECRET_KEY=$(bash scripts/infra/s3.sh secret-key)
 TEST_CLICKHOUSE_URL=$(bash scripts/infra/clickhouse.sh url)
 export TEST_DATABASE_URL TEST_KAFKA_BROKERS TEST_S3_ENDPOINT TEST_S3_ACCESS_KEY TEST_S3_SECRET_KEY TEST_CLICKHOUSE_URL
 
-echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS, S3 $TEST_S3_ENDPOINT, ClickHouse $TEST_CLICKHOUSE_URL)"
-jest integration --selectProjects integration --runInBand
-
-# The two e2e runs go side by side: each boots a platform of its own (free ports, its own data
-# directory; production mode a fresh database, bucket and Kafka namespace), and each spends most of
-# its time waiting on media, encoders and the spec's timers (the CPU is ~75 % idle during one run),
-# so together they take little more than the longer one. Each picks its ports from a range of its
-# own (TEST_PORT_RANGE, libs/testing/src/free-port.ts). Each run's output is printed when it ends.
-echo "== e2e, embedded mode and production mode (one process per service), side by side"
-e2e_status=0
+# The embedded e2e run needs no server (PGlite, the in-process bus, the filesystem, chDB), so it starts now,
+# beside the integration tests, and the production-mode run starts beside it when they end: each boots
+# platforms of its own (free ports from a range of its own, TEST_PORT_RANGE in libs/testing/src/free-port.ts,
+# its own data directory; production mode a fresh database, bucket and Kafka namespace), and each spends most
+# of its time waiting on media, encoders and the spec's timers, so together they take little more than the
+# embedded run alone. Each run's output is printed when it ends.
+echo "== e2e, embedded mode (background, log .cache/e2e-embedded.log), beside the integration tests"
 E2E_MODE=embedded TEST_PORT_RANGE=20000-25999 jest e2e-embedded --selectProjects e2e --runInBand > .cache/e2e-embedded.log 2>&1 &
 embedded_pid=$!
-E2E_MODE=production TEST_PORT_RANGE=26000-31999 jest e2e-production --selectProjects e2e --runInBand > .cache/e2e-production.log 2>&1 &
+# `jest` is a function, so $! is a subshell: on an early exit its whole tree goes (npx, jest, the platforms,
+# their browsers and encoders), collected first and killed at once so no supervisor restarts a child.
+process_tree() { local child; for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do process_tree "$child"; done; echo "$1"; }
+trap 'kill -KILL $(process_tree $embedded_pid) 2>/dev/null || true; stop_infra' EXIT
+
+echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS, S3 $TEST_S3_ENDPOINT, ClickHouse $TEST_CLICKHOUSE_URL)"
+TEST_PORT_RANGE=30000-31999 jest integration --selectProjects integration --runInBand
+
+echo "== e2e, production mode (one process per service), beside the embedded run"
+e2e_status=0
+E2E_MODE=production TEST_PORT_RANGE=26000-29999 jest e2e-production --selectProjects e2e --runInBand > .cache/e2e-production.log 2>&1 &
 production_pid=$!
 wait $embedded_pid || e2e_status=$?
+trap stop_infra EXIT
 echo "== e2e, embedded mode (output)"
 cat .cache/e2e-embedded.log
 wait $production_pid || e2e_status=$?
