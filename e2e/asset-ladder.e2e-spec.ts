@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { boundingBox, decodeFrame, integratedLoudness, meanColour } from '@platform/testing';
+import { boundingBox, decodeFrame, integratedLoudness, meanColour, readUntil } from '@platform/testing';
 import { settledAsset, streamUrl } from './support/assets';
 import { sdk } from './support/context';
 import { FFMPEG, ffprobe, FileServer, serveFiles } from './support/media';
@@ -44,14 +44,12 @@ describe('watermarks, loudness, resolution tiers and video quality (spec 2.1, 2.
     return { asset, playbackId, master: streamUrl(`${playbackId}.m3u8`) };
   };
   /** The master once it lists the ladder (an asset ready from its source rendition gets it a little later). */
-  const ladderOf = async (master: string): Promise<Variant[]> => {
-    const deadline = Date.now() + 240_000;
-    for (;;) {
-      const variants = await variantsOf(master);
-      if (!variants.some((v) => v.name === 'source') || Date.now() > deadline) return variants;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  };
+  const ladderOf = (master: string): Promise<Variant[]> =>
+    readUntil(
+      () => variantsOf(master),
+      (variants) => !variants.some((v) => v.name === 'source'),
+      { timeoutMs: 240_000, intervalMs: 500 },
+    );
   const streamsOf = async (url: string) =>
     (await ffprobe(url)).streams.map((s) => `${s.codec_type} ${s.codec_name}${s.width ? ` ${s.width}x${s.height}` : ''}`);
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readUntil } from '@platform/testing';
 import { Browser } from 'playwright-core';
 import { settledAsset, streamUrl } from './support/assets';
 import { sdk } from './support/context';
@@ -11,14 +12,12 @@ import { FileServer, makeClip, serveFiles } from './support/media';
 jest.setTimeout(240_000);
 
 /** Heights the master playlist lists, once the ladder has replaced the quick source rendition. */
-async function ladderHeights(playbackId: string, query = ''): Promise<number[]> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
+function ladderHeights(playbackId: string, query = ''): Promise<number[]> {
+  const heights = async () => {
     const text = await (await fetch(streamUrl(`${playbackId}.m3u8${query}`))).text();
-    const heights = [...text.matchAll(/RESOLUTION=\d+x(\d+)/g)].map((m) => Number(m[1]));
-    if (heights.length > 1 || Date.now() > deadline) return heights;
-    await new Promise((r) => setTimeout(r, 500));
-  }
+    return [...text.matchAll(/RESOLUTION=\d+x(\d+)/g)].map((m) => Number(m[1]));
+  };
+  return readUntil(heights, (listed) => listed.length > 1, { timeoutMs: 120_000, intervalMs: 500 });
 }
 
 /** A real browser player: hls.js in Chromium, on another origin, as a customer's page would play it (spec 4.2). */

@@ -1,6 +1,7 @@
 import { onCluster } from './support/kafka-names';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
+import { readUntil } from '@platform/testing';
 import { runningEmbeddedPostgresUrl } from '../libs/database/src/embedded-postgres';
 import { api, platform, sdk } from './support/context';
 
@@ -29,14 +30,8 @@ async function outboxRows(schema: string, objectId: string): Promise<OutboxRow[]
   }
 }
 
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** How the rows are awaited: read every 100 ms for up to 20 s (the last read is what the test then checks). */
+const OUTBOX_POLL = { timeoutMs: 20_000, intervalMs: 100 };
 
 describe('lifecycle events (outbox → bus)', () => {
   const mux = sdk();
@@ -48,9 +43,10 @@ describe('lifecycle events (outbox → bus)', () => {
     });
     await mux.video.playbackRestrictions.updateReferrer(r.id, { allowed_domains: ['*'], allow_no_referrer: true });
     await mux.video.playbackRestrictions.delete(r.id);
-    const rows = await eventually(
+    const rows = await readUntil(
       () => outboxRows('playback_auth', r.id),
       (rs) => rs.length === 3 && rs.every((x) => x.published_at),
+      OUTBOX_POLL,
     );
     expect(rows.map((x) => x.topic)).toEqual([
       'video.playback_restriction.created.v1',
@@ -70,9 +66,10 @@ describe('lifecycle events (outbox → bus)', () => {
 
   it('never puts a private key in a signing key event', async () => {
     const key = await mux.system.signingKeys.create();
-    const rows = await eventually(
+    const rows = await readUntil(
       () => outboxRows('playback_auth', key.id),
       (rs) => rs.length === 1 && !!rs[0].published_at,
+      OUTBOX_POLL,
     );
     expect(rows[0].topic).toBe('system.signing_key.created.v1');
     expect(JSON.stringify(rows[0].payload)).not.toContain(key.private_key!.slice(20, 60));
@@ -80,9 +77,10 @@ describe('lifecycle events (outbox → bus)', () => {
 
   it('writes vocabulary events in the live service', async () => {
     const v = await mux.video.transcriptionVocabularies.create({ phrases: ['event'] });
-    const rows = await eventually(
+    const rows = await readUntil(
       () => outboxRows('live', v.id),
       (rs) => rs.length === 1 && !!rs[0].published_at,
+      OUTBOX_POLL,
     );
     expect(rows[0].topic).toBe('video.transcription_vocabulary.created.v1');
     expect(rows[0].payload.data).toMatchObject({ id: v.id, phrases: ['event'] });
@@ -105,10 +103,10 @@ describe('lifecycle events (outbox → bus)', () => {
     try {
       const created = await api('POST', '/video/v1/playback-restrictions', { body: { referrer: { allowed_domains: ['kafka.test'] } } });
       const id = created.body.data.id as string;
-      const found = await eventually(
+      const found = await readUntil(
         async () => seen.filter((s) => s.key === id),
         (s) => s.length > 0,
-        30_000,
+        { ...OUTBOX_POLL, timeoutMs: 30_000 },
       );
       expect(found).toEqual([{ key: id, type: 'video.playback_restriction.created' }]);
     } finally {

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { freePort } from '@platform/testing';
+import { freePort, until } from '@platform/testing';
 import { platform, sdk } from './support/context';
 import { Encoder, eventually, pushRtmp } from './support/encoder';
 import { streamWhen } from './support/live-drills';
@@ -15,19 +15,15 @@ const ROOT = path.resolve(__dirname, '..');
 
 /** Resolves once something accepts TCP connections on the port (or rejects after `timeoutMs`). */
 async function listening(port: number, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
         socket.end();
         resolve(true);
       });
       socket.on('error', () => resolve(false));
     });
-    if (up) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${port}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await until(`something to listen on 127.0.0.1:${port}`, accepts, { timeoutMs, intervalMs: 250 });
 }
 
 /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readUntil } from '@platform/testing';
 import { settledAsset, streamUrl } from './support/assets';
 import { api, sdk } from './support/context';
 import { itOnceAcrossModes } from './support/modes';
@@ -16,14 +17,15 @@ interface WebhookBody {
   data: { id: string; status?: string; asset_id?: string; error?: { type: string; message: string } };
 }
 const bodyOf = (w: ReceivedWebhook) => JSON.parse(w.body) as WebhookBody;
+/** How the webhook receiver is read: every 200 ms, for up to 30 s (the test's expectations then say what was missing). */
+const HOOKS_POLL = { timeoutMs: 30_000, intervalMs: 200 };
 
-async function uploadWebhooks(uploadId: string, until: (types: string[]) => boolean): Promise<ReceivedWebhook[]> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const mine = receivedWebhooks().filter((w) => bodyOf(w).object.type === 'upload' && bodyOf(w).object.id === uploadId);
-    if (until(mine.map((w) => bodyOf(w).type)) || Date.now() > deadline) return mine;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function uploadWebhooks(uploadId: string, until: (types: string[]) => boolean): Promise<ReceivedWebhook[]> {
+  return readUntil(
+    () => receivedWebhooks().filter((w) => bodyOf(w).object.type === 'upload' && bodyOf(w).object.id === uploadId),
+    (mine) => until(mine.map((w) => bodyOf(w).type)),
+    HOOKS_POLL,
+  );
 }
 
 /** Direct uploads (spec 2.6, 4.5) with the official SDK, the file sent as a script would send it. */
@@ -182,11 +184,8 @@ describe('direct uploads', () => {
     expect(bodyOf(madeHooks[1]).data).toMatchObject({ id: made.id, status: 'asset_created', asset_id: expect.any(String) });
     // the asset of an upload has the asset webhooks too
     const assetId = bodyOf(madeHooks[1]).data.asset_id!;
-    const deadline = Date.now() + 30_000;
-    while (!receivedWebhooks().some((w) => bodyOf(w).type === 'video.asset.created' && bodyOf(w).object.id === assetId) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(receivedWebhooks().some((w) => bodyOf(w).type === 'video.asset.created' && bodyOf(w).object.id === assetId)).toBe(true);
+    const assetCreated = () => receivedWebhooks().some((w) => bodyOf(w).type === 'video.asset.created' && bodyOf(w).object.id === assetId);
+    expect(await readUntil(assetCreated, (seen) => seen, HOOKS_POLL)).toBe(true);
   });
 
   itOnceAcrossModes('times out an upload whose timeout passed without a file, and refuses its URL', async () => {

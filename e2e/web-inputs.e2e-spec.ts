@@ -3,6 +3,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { readUntil } from '@platform/testing';
 import { api, sdk } from './support/context';
 import { bandLevel, Colour, colourAt, LiveSegments } from './support/live-signals';
 import { ReceivedWebhook, receivedWebhooks } from './support/webhook-receiver';
@@ -33,6 +34,11 @@ interface WebhookBody {
 }
 const bodyOf = (w: ReceivedWebhook) => JSON.parse(w.body) as WebhookBody;
 
+/** How the live HLS is read for the page's colours and tones: new segments every 500 ms, for up to 60 s. */
+const SEGMENTS_POLL = { timeoutMs: 60_000, intervalMs: 500 };
+/** How the webhook receiver is read for a web input's webhooks: every 200 ms, for up to 20 s. */
+const HOOKS_POLL = { timeoutMs: 20_000, intervalMs: 200 };
+
 jest.setTimeout(240_000);
 
 describe('web inputs (spec 2.9, 4.9)', () => {
@@ -57,13 +63,12 @@ describe('web inputs (spec 2.9, 4.9)', () => {
 
   const get = async (id: string) => (await api('GET', `/video/v1/web-inputs/${id}`)).body.data as Record<string, unknown>;
   const statusBecomes = async (id: string, status: string, ms = 60_000) => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const current = (await get(id)).status;
-      if (current === status) return;
-      if (Date.now() > deadline) throw new Error(`web input ${id} is ${String(current)}, not ${status}, after ${ms} ms`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const last = await readUntil(
+      () => get(id),
+      (w) => w.status === status,
+      { timeoutMs: ms, intervalMs: 250 },
+    );
+    if (last.status !== status) throw new Error(`web input ${id} is ${String(last.status)}, not ${status}, after ${ms} ms`);
   };
   const hooksOf = (id: string) => receivedWebhooks().filter((w) => bodyOf(w).object.id === id);
 
@@ -109,11 +114,11 @@ describe('web inputs (spec 2.9, 4.9)', () => {
 
     // the first load: red and 1 kHz, then green and 500 Hz
     const seen: Array<{ colour: string; tone: string | number }> = [];
-    const deadline = Date.now() + 60_000;
-    while (!seen.some((s) => s.colour === 'green') && Date.now() < deadline) {
+    const seeNext = async () => {
       for (const file of await segments.next()) seen.push({ colour: colourOf(file, 1280, 720), tone: toneOf(file) });
-      await new Promise((r) => setTimeout(r, 500));
-    }
+      return seen;
+    };
+    await readUntil(seeNext, (all) => all.some((s) => s.colour === 'green'), SEGMENTS_POLL);
     expect(seen).toContainEqual({ colour: 'red', tone: 1000 });
     expect(seen).toContainEqual({ colour: 'green', tone: 500 });
     expect(seen.findIndex((s) => s.colour === 'red')).toBeLessThan(seen.findIndex((s) => s.colour === 'green'));
@@ -121,11 +126,11 @@ describe('web inputs (spec 2.9, 4.9)', () => {
     // a reload shows on the stream (blue), and the encoder session goes on: the live stream never left active
     expect(await api('PUT', `/video/v1/web-inputs/${webInput.id}/reload`)).toMatchObject({ status: 200, body: { data: {} } });
     const afterReload: string[] = [];
-    const reloadDeadline = Date.now() + 60_000;
-    while (!afterReload.includes('blue') && Date.now() < reloadDeadline) {
+    const seeNextColours = async () => {
       for (const file of await segments.next()) afterReload.push(colourOf(file, 1280, 720));
-      await new Promise((r) => setTimeout(r, 500));
-    }
+      return afterReload;
+    };
+    await readUntil(seeNextColours, (colours) => colours.includes('blue'), SEGMENTS_POLL);
     expect(afterReload).toContain('blue');
     expect((await get(webInput.id)).status).toBe('streaming');
 
@@ -134,10 +139,13 @@ describe('web inputs (spec 2.9, 4.9)', () => {
     const changed = await api('PUT', `/video/v1/web-inputs/${webInput.id}/url`, { body: { url: `${pageUrl}?other` } });
     expect({ status: changed.status, url: changed.body.data.url }).toEqual({ status: 200, url: `${pageUrl}?other` });
 
-    const deadlineHooks = Date.now() + 20_000;
     const want = ['video.web_input.created', 'video.web_input.launching', 'video.web_input.streaming', 'video.web_input.idle', 'video.web_input.updated'];
-    while (Date.now() < deadlineHooks && hooksOf(webInput.id).length < want.length) await new Promise((r) => setTimeout(r, 200));
-    const hooks = hooksOf(webInput.id).map(bodyOf);
+    const mine = await readUntil(
+      () => hooksOf(webInput.id),
+      (got) => got.length >= want.length,
+      HOOKS_POLL,
+    );
+    const hooks = mine.map(bodyOf);
     expect(hooks.map((h) => h.type)).toEqual(want);
     expect(hooks.map((h) => [h.object, h.data.passthrough, h.data.status])).toEqual([
       [{ type: 'web_input', id: webInput.id }, 'wi-1', 'idle'],
@@ -168,9 +176,12 @@ describe('web inputs (spec 2.9, 4.9)', () => {
     await statusBecomes(id, 'streaming');
     expect((await api('DELETE', `/video/v1/web-inputs/${id}`)).status).toBe(204);
     expect((await api('GET', `/video/v1/web-inputs/${id}`)).status).toBe(404);
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && !hooksOf(id).some((w) => bodyOf(w).type === 'video.web_input.deleted')) await new Promise((r) => setTimeout(r, 200));
-    const types = hooksOf(id).map((w) => bodyOf(w).type);
+    const hooks = await readUntil(
+      () => hooksOf(id),
+      (mine) => mine.some((w) => bodyOf(w).type === 'video.web_input.deleted'),
+      HOOKS_POLL,
+    );
+    const types = hooks.map((w) => bodyOf(w).type);
     expect(types.slice(-2)).toEqual(['video.web_input.idle', 'video.web_input.deleted']);
   });
 
@@ -181,9 +192,12 @@ describe('web inputs (spec 2.9, 4.9)', () => {
     expect(await api('PUT', `/video/v1/web-inputs/${id}/launch`)).toMatchObject({ status: 200, body: { data: {} } });
     await statusBecomes(id, 'idle', 60_000);
     expect((await mux.video.liveStreams.retrieve(stream.id)).status).toBe('idle');
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && !hooksOf(id).some((w) => bodyOf(w).type === 'video.web_input.idle')) await new Promise((r) => setTimeout(r, 200));
-    expect(hooksOf(id).map((w) => bodyOf(w).type)).toEqual(['video.web_input.created', 'video.web_input.launching', 'video.web_input.idle']);
+    const hooks = await readUntil(
+      () => hooksOf(id),
+      (mine) => mine.some((w) => bodyOf(w).type === 'video.web_input.idle'),
+      HOOKS_POLL,
+    );
+    expect(hooks.map((w) => bodyOf(w).type)).toEqual(['video.web_input.created', 'video.web_input.launching', 'video.web_input.idle']);
     const countBefore = ((await api('GET', '/video/v1/web-inputs?limit=100')).body.data as unknown[]).length;
 
     expect((await api('PUT', `/video/v1/web-inputs/${id}/reload`)).status).toBe(409);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readUntil } from '@platform/testing';
 import { settledAsset } from './support/assets';
 import { sdk } from './support/context';
 import { FileServer, makeClip, serveFiles } from './support/media';
@@ -18,14 +19,13 @@ interface WebhookBody {
 
 const bodyOf = (w: ReceivedWebhook) => JSON.parse(w.body) as WebhookBody;
 
-async function webhooksOf(objectId: string, until: (types: string[]) => boolean, timeoutMs = 60_000): Promise<ReceivedWebhook[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+function webhooksOf(objectId: string, until: (types: string[]) => boolean, timeoutMs = 60_000): Promise<ReceivedWebhook[]> {
+  return readUntil(
     // Track events name the track as their object and carry the asset's id in data.asset_id (as Mux's do).
-    const mine = receivedWebhooks().filter((w) => bodyOf(w).object.id === objectId || bodyOf(w).data.asset_id === objectId);
-    if (until(mine.map((w) => bodyOf(w).type)) || Date.now() > deadline) return mine;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    () => receivedWebhooks().filter((w) => bodyOf(w).object.id === objectId || bodyOf(w).data.asset_id === objectId),
+    (mine) => until(mine.map((w) => bodyOf(w).type)),
+    { timeoutMs, intervalMs: 200 },
+  );
 }
 
 describe('webhooks (spec 6)', () => {

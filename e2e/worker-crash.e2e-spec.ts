@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Mux from '@mux/mux-node';
+import { readUntil } from '@platform/testing';
 import { runningEmbeddedPostgresUrl } from '../libs/database/src/embedded-postgres';
 import { settledAsset } from './support/assets';
 import { platform, sdk } from './support/context';
@@ -35,15 +36,12 @@ interface WebhookBody {
 }
 
 /** The webhooks of an object in `logFile`, polled until `until` holds (or the time runs out). */
-async function webhooksOf(logFile: string, objectId: string, until: (types: string[]) => boolean, timeoutMs = 60_000): Promise<WebhookBody[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mine = receivedWebhooks(logFile)
+function webhooksOf(logFile: string, objectId: string, until: (types: string[]) => boolean, timeoutMs = 60_000): Promise<WebhookBody[]> {
+  const mine = () =>
+    receivedWebhooks(logFile)
       .map((w) => JSON.parse(w.body) as WebhookBody)
       .filter((b) => b.object.id === objectId);
-    if (until(mine.map((b) => b.type)) || Date.now() > deadline) return mine;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return readUntil(mine, (bodies) => until(bodies.map((b) => b.type)), { timeoutMs, intervalMs: 200 });
 }
 
 /**

@@ -30,61 +30,11 @@ const COLOURS = ['ff0000', '00ff00', '0000ff', 'ffff00', 'ff00ff', '00ffff', 'ff
 const colourOf = (id) => [0, 2, 4].map((i) => parseInt(COLOURS[(Number(id.slice(1)) - 1) % COLOURS.length].slice(i, i + 2), 16));
 const near = (actual, expected) => !!actual && expected.every((value, i) => Math.abs(actual[i] - value) <= 60);
 
-// Browser side, added as a module to a page of the server's origin (as the int-spec's testing/test-participant.mjs).
-const PARTICIPANT = `
-import { joinSpace } from '/spaces/client.js';
-window.startParticipant = async ({ token, colour, tone }) => {
-  const canvas = document.createElement('canvas');
-  canvas.width = 320;
-  canvas.height = 180;
-  const g = canvas.getContext('2d');
-  let x = 0;
-  setInterval(() => {
-    g.fillStyle = 'rgb(' + colour.join(',') + ')';
-    g.fillRect(0, 0, 320, 180);
-    g.fillStyle = '#000';
-    g.fillRect((x = (x + 8) % 280), 10, 40, 40);
-  }, 1000 / 15);
-  const audio = new AudioContext();
-  const oscillator = audio.createOscillator();
-  const gain = audio.createGain();
-  const destination = audio.createMediaStreamDestination();
-  oscillator.frequency.value = 1000;
-  gain.gain.value = tone ? 0.5 : 0;
-  oscillator.connect(gain).connect(destination);
-  oscillator.start();
-  window.videos = {};
-  const stream = new MediaStream([...canvas.captureStream(15).getVideoTracks(), ...destination.stream.getAudioTracks()]);
-  await joinSpace({
-    token,
-    publish: stream,
-    onTrack: ({ participantId, kind, track }) => {
-      if (kind !== 'video') return;
-      const video = document.createElement('video');
-      video.muted = true;
-      video.autoplay = true;
-      video.srcObject = new MediaStream([track]);
-      document.body.append(video);
-      window.videos[participantId] = video;
-    },
-  });
-};
-window.sampleVideos = () => {
-  const colours = {};
-  for (const [id, video] of Object.entries(window.videos)) {
-    if (!video.videoWidth) continue;
-    const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    const context = canvas.getContext('2d');
-    context.drawImage(video, 0, 0);
-    colours[id] = [...context.getImageData(video.videoWidth / 2, video.videoHeight / 2, 1, 1).data.slice(0, 3)];
-  }
-  return colours;
-};
-window.framesDecoded = () => Object.fromEntries(Object.entries(window.videos).map(([id, v]) => [id, v.getVideoPlaybackQuality().totalVideoFrames]));
-window.participantReady = true;
-`;
+// The spaces service's test participant (added as a module to a page of the server's origin) and its Chromium flags,
+// as the realtime int-spec and the e2e load them.
+const TESTING = path.join(ROOT, 'services/spaces/src/realtime/testing');
+const TEST_PARTICIPANT = fs.readFileSync(path.join(TESTING, 'test-participant.mjs'), 'utf8');
+const CHROMIUM_ARGS = require(path.join(TESTING, 'chromium-args.json')).args;
 
 async function waitFor(what, probe, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -111,9 +61,10 @@ async function openParticipants(browser, base, space, n) {
     ids.map(async (id, i) => {
       const page = await browser.newPage();
       await page.goto(`${base}/spaces/client.js`);
-      await page.addScriptTag({ type: 'module', content: PARTICIPANT });
-      await page.waitForFunction('window.participantReady === true');
-      await page.evaluate(`window.startParticipant(${JSON.stringify({ token: `${space}:${id}`, colour: colourOf(id), tone: i === 0 })})`);
+      await page.addScriptTag({ type: 'module', content: TEST_PARTICIPANT });
+      await page.waitForFunction('window.testParticipantReady === true');
+      const participant = { token: `${space}:${id}`, colour: colourOf(id), tone: i === 0, width: 320, height: 180, movingSquare: true };
+      await page.evaluate(`window.startParticipant(${JSON.stringify(participant)})`);
       return page;
     }),
   );
@@ -243,19 +194,7 @@ async function benchSpaces() {
   const { port } = await server.listen();
   const base = `http://127.0.0.1:${port}`;
   const before = new Set(childrenOf(process.pid).map((c) => c.pid));
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--autoplay-policy=no-user-gesture-required',
-      '--disable-features=WebRtcHideLocalIpsWithMdns',
-      '--use-fake-ui-for-media-stream',
-      '--disable-background-timer-throttling',
-      '--disable-renderer-backgrounding',
-      '--disable-backgrounding-occluded-windows',
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
   const browserPid = childrenOf(process.pid).find((c) => !before.has(c.pid) && /chrom/i.test(c.comm))?.pid;
   if (!browserPid) throw new Error('could not find the Chromium process');
   const context = { browser, base, server, browserPids: () => treePids(browserPid), chromiumPath, ffmpeg, tmp };

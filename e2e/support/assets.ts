@@ -1,16 +1,16 @@
 import Mux from '@mux/mux-node';
+import { readUntil } from '@platform/testing';
 import { platform } from './context';
 
 type Asset = Awaited<ReturnType<Mux['video']['assets']['retrieve']>>;
 
 /** Polls an asset until it leaves `preparing` (or the time runs out) and returns it. */
-export async function settledAsset(mux: Mux, id: string, timeoutMs = 120_000): Promise<Asset> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const asset = await mux.video.assets.retrieve(id);
-    if (asset.status !== 'preparing' || Date.now() > deadline) return asset;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+export function settledAsset(mux: Mux, id: string, timeoutMs = 120_000): Promise<Asset> {
+  return readUntil(
+    () => mux.video.assets.retrieve(id),
+    (asset) => asset.status !== 'preparing',
+    { timeoutMs, intervalMs: 250 },
+  );
 }
 
 export function streamUrl(path: string): string {

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { readUntil } from '@platform/testing';
 import { FFMPEG } from './media';
 
 /** A port of the platform (from the env global setup started it with). */
@@ -128,14 +129,12 @@ export async function endsWithin(encoder: Encoder, ms: number): Promise<boolean>
   return outcome === 'ended';
 }
 
-/** Waits until `check` holds (or the time runs out) and returns its last value. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/**
+ * Waits until `check` holds (or the time runs out) and returns its last value: @platform/testing's `readUntil`
+ * at the pace of the e2e tests (a read every 200 ms, 20 s unless told).
+ */
+export function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  return readUntil(read, check, { timeoutMs, intervalMs: 200 });
 }
 
 export interface RtmpReceiver {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Mux from '@mux/mux-node';
-import { freePort } from '@platform/testing';
+import { freePort, until } from '@platform/testing';
 import { api } from './context';
 import { Encoder, eventually, pushRtmp, receiveRtmp, RtmpReceiver } from './encoder';
 import { gatedTcpProxy, GatedFileServer, GatedProxy, serveGatedFiles } from './gates';
@@ -18,16 +18,15 @@ const gone = (b: Body) => b === undefined;
 
 /** Kills the platform's speech recognizer once it runs (the generated_live_final pass of a recording just made ready). */
 async function killRecognizerWhenItRuns(timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const pids = descendantPids(Number(process.env.E2E_PLATFORM_PID), 'recognize.py');
-    if (pids.length > 0) {
-      for (const pid of pids) process.kill(pid, 'SIGKILL');
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('no speech recognizer ran for generated_live_final (is scripts/infra/speech.sh done?)');
+  const pids = await until(
+    'a speech recognizer to run for generated_live_final (is scripts/infra/speech.sh done?)',
+    () => {
+      const running = descendantPids(Number(process.env.E2E_PLATFORM_PID), 'recognize.py');
+      return running.length > 0 && running;
+    },
+    { timeoutMs, intervalMs: 25 },
+  );
+  for (const pid of pids) process.kill(pid, 'SIGKILL');
 }
 
 /**

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
+import { readUntil, until } from '@platform/testing';
 import { runningEmbeddedPostgresUrl } from '../../libs/database/src/embedded-postgres';
 
 export interface JobRow {
@@ -35,15 +36,12 @@ export async function jobOf(databaseUrl: string, assetId: string): Promise<JobRo
   }
 }
 
-/** Polls the asset's job until `until` holds; throws at the deadline. */
-export async function jobWhen(databaseUrl: () => string, assetId: string, until: (job: JobRow) => boolean, timeoutMs = 60_000): Promise<JobRow> {
-  const deadline = Date.now() + timeoutMs;
-  let last: JobRow | undefined;
-  while (Date.now() < deadline) {
-    last = await jobOf(databaseUrl(), assetId).catch(() => undefined); // a restarting embedded platform has no socket for a moment
-    if (last && until(last)) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Polls the asset's job until `check` holds; throws at the deadline. */
+export async function jobWhen(databaseUrl: () => string, assetId: string, check: (job: JobRow) => boolean, timeoutMs = 60_000): Promise<JobRow> {
+  const read = () => jobOf(databaseUrl(), assetId).catch(() => undefined); // a restarting embedded platform has no socket for a moment
+  const reached = (job: JobRow | undefined): job is JobRow => job !== undefined && check(job);
+  const last = await readUntil(read, reached, { timeoutMs, intervalMs: 100 });
+  if (reached(last)) return last;
   throw new Error(`the job of ${assetId} never got there (last: ${JSON.stringify(last)})`);
 }
 
@@ -61,11 +59,14 @@ export function mediaProcessesNaming(needle: string): string[] {
  * false as soon as it says the job ended instead (a claim past the last attempt gives up without encoding).
  */
 export async function ladderEncoding(jobId: string, timeoutMs = 120_000, ended?: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (mediaProcessesNaming(jobId).some((p) => p.includes('libx264'))) return true;
-    if (ended && (await ended())) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no ladder ffmpeg of job ${jobId} ever ran`);
+  const outcome = await until(
+    `a ladder ffmpeg of job ${jobId} to run`,
+    async () => {
+      if (mediaProcessesNaming(jobId).some((p) => p.includes('libx264'))) return 'encoding';
+      if (ended && (await ended())) return 'ended';
+      return undefined;
+    },
+    { timeoutMs, intervalMs: 100 },
+  );
+  return outcome === 'encoding';
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { readUntil } from '@platform/testing';
 import { Page, Request } from 'playwright-core';
 
 /**
@@ -137,11 +138,6 @@ export function playerState(page: Page): Promise<MuxPlayerState> {
 }
 
 /** Reads the player's state until `check` holds (or the time runs out) and returns the last one. */
-export async function playerStateWhen(page: Page, check: (state: MuxPlayerState) => boolean, timeoutMs = 20_000): Promise<MuxPlayerState> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = await playerState(page);
-    if (check(state) || Date.now() > deadline) return state;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function playerStateWhen(page: Page, check: (state: MuxPlayerState) => boolean, timeoutMs = 20_000): Promise<MuxPlayerState> {
+  return readUntil(() => playerState(page), check, { timeoutMs, intervalMs: 100 });
 }

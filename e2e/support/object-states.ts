@@ -1,3 +1,4 @@
+import { readUntil } from '@platform/testing';
 import { api } from './context';
 
 /** A body the API answered for an object, and when it was first and last seen so. */
@@ -86,15 +87,16 @@ export class ObjectStates {
 
   /** Waits until the latest body (undefined once gone) passes `check`, and returns it. */
   async until(id: string, check: (body: Record<string, unknown> | undefined) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown> | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    // a failed watch rejects at once (readUntil does not retry a read that throws)
+    const read = () => {
       const w = this.watched.get(id); // not yet: an object a body will name
       if (w?.error) throw w.error;
       const latest = w?.gone ? undefined : w?.states.at(-1)?.body;
-      if (w && (w.gone || latest) && check(latest)) return latest;
-      if (Date.now() > deadline) throw new Error(`${w?.kind ?? 'object'} ${id}: timed out; last body ${JSON.stringify(latest)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+      return { kind: w?.kind, latest, done: w !== undefined && (w.gone !== undefined || latest !== undefined) && check(latest) };
+    };
+    const { kind, latest, done } = await readUntil(read, (r) => r.done, { timeoutMs, intervalMs: 20 });
+    if (done) return latest;
+    throw new Error(`${kind ?? 'object'} ${id}: timed out; last body ${JSON.stringify(latest)}`);
   }
 
   /** Runs `action`, then waits until GET of `id` shows a body other than the last one seen before it (or a 404). */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { SERVICES } from '../../libs/config/src/services';
-import { freePort } from '@platform/testing';
+import { freePort, readUntil } from '@platform/testing';
 
 export type E2eMode = 'embedded' | 'production';
 
@@ -59,19 +59,20 @@ async function freshDatabase(serverUrl: string): Promise<string> {
 }
 
 async function waitHealthy(baseUrl: string, child: ChildProcess, logFile: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let last = '';
-  while (Date.now() < deadline) {
+  // an exited platform rejects at once (readUntil does not retry a read that throws)
+  const healthy = async () => {
     if (child.exitCode !== null) throw new Error(`platform exited with ${child.exitCode}; log: ${logFile}\n${tail(logFile)}`);
     try {
       const res = await fetch(`${baseUrl}/healthz`);
       last = `${res.status} ${await res.text()}`;
-      if (res.status === 200) return;
+      return res.status === 200;
     } catch (err) {
       last = String(err);
+      return false;
     }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  };
+  if (await readUntil(healthy, (ok) => ok, { timeoutMs, intervalMs: 250 })) return;
   throw new Error(`platform not healthy after ${timeoutMs} ms (last: ${last}); log: ${logFile}\n${tail(logFile)}`);
 }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { until } from '@platform/testing';
 
 /** Pid of the child of `parentPid` whose command line contains `needle` (a service of start-services.js). */
 export function childPid(parentPid: number, needle: string): number | undefined {
@@ -9,16 +10,15 @@ export function childPid(parentPid: number, needle: string): number | undefined 
 
 /** Waits until a process with this pid no longer exists. */
 export async function gone(pid: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const exited = () => {
     try {
       process.kill(pid, 0);
+      return false;
     } catch {
-      return;
+      return true;
     }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`process ${pid} still exists after ${timeoutMs} ms`);
+  };
+  await until(`process ${pid} to exit`, exited, { timeoutMs, intervalMs: 50 });
 }
 
 /** Pids of the processes under `rootPid` (children, their children, …) whose command line contains `needle`. */

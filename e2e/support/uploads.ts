@@ -1,15 +1,11 @@
 import Mux from '@mux/mux-node';
+import { readUntil } from '@platform/testing';
 
 type Upload = Awaited<ReturnType<Mux['video']['uploads']['retrieve']>>;
 
 /** Polls an upload until `until` holds (or the time runs out) and returns it. */
-export async function uploadWhen(mux: Mux, id: string, until: (u: Upload) => boolean, timeoutMs = 60_000): Promise<Upload> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const upload = await mux.video.uploads.retrieve(id);
-    if (until(upload) || Date.now() > deadline) return upload;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+export function uploadWhen(mux: Mux, id: string, until: (u: Upload) => boolean, timeoutMs = 60_000): Promise<Upload> {
+  return readUntil(() => mux.video.uploads.retrieve(id), until, { timeoutMs, intervalMs: 250 });
 }
 
 /** A PUT to an upload URL, as a script (curl, fetch) sends it. */

@@ -2,8 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { until } from '@platform/testing';
 import { parseAllDocuments } from 'yaml';
-import { eventually, KubeApi, KubeObject } from './kube-api';
+import { KubeApi, KubeObject } from './kube-api';
 
 /**
  * The chart on a real Kubernetes API server (scripts/infra/kube.sh: kube-apiserver, etcd, controller-manager
@@ -69,11 +70,15 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
       const crd = parseAllDocuments(fs.readFileSync(path.join(crds, file), 'utf8'))[0].toJS() as KubeObject;
       const r = await admin.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
       expect([201, 409]).toContain(r.status);
-      await eventually(`CRD ${crd.metadata?.name} established`, 30_000, async () => {
-        const got = await admin.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata?.name}`);
-        const conditions = (got.body.status?.conditions ?? []) as Array<{ type: string; status: string }>;
-        return conditions.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
-      });
+      await until(
+        `CRD ${crd.metadata?.name} established`,
+        async () => {
+          const got = await admin.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata?.name}`);
+          const conditions = (got.body.status?.conditions ?? []) as Array<{ type: string; status: string }>;
+          return conditions.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
     }
     expect((await admin.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })).status).toBe(201);
   });
@@ -176,10 +181,14 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
       const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'capture-probe' }, spec: { containers: [{ name: 'c', image: 'capture:test' }] } };
       const created = await launcher.post(ns('api/v1/namespaces/NS/pods'), pod);
       expect({ status: created.status, name: created.body.metadata?.name }).toEqual({ status: 201, name: 'capture-probe' });
-      await eventually('the launched Pod running on the kwok node', 30_000, async () => {
-        const got = await launcher.get(`${ns('api/v1/namespaces/NS/pods')}/capture-probe`);
-        return got.body.status?.phase === 'Running' ? true : undefined;
-      });
+      await until(
+        'the launched Pod running on the kwok node',
+        async () => {
+          const got = await launcher.get(`${ns('api/v1/namespaces/NS/pods')}/capture-probe`);
+          return got.body.status?.phase === 'Running' ? true : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
       expect((await launcher.delete(`${ns('api/v1/namespaces/NS/pods')}/capture-probe`)).status).toBe(200);
       const elsewhere = await launcher.post('/api/v1/namespaces/default/pods', pod);
       expect({ status: elsewhere.status, reason: elsewhere.body.reason }).toEqual({ status: 403, reason: 'Forbidden' });
@@ -215,7 +224,10 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
       for (const kind of Object.keys(COLLECTIONS)) left[kind] = names(await items(COLLECTIONS[kind]));
       expect(left).toEqual(Object.fromEntries(Object.keys(COLLECTIONS).map((k) => [k, []])));
       // the Pods go after their ReplicaSets, through the controller-manager's garbage collector
-      await eventually('the Pods garbage-collected', 60_000, async () => ((await items('api/v1/namespaces/NS/pods')).length === 0 ? true : undefined));
+      await until('the Pods garbage-collected', async () => ((await items('api/v1/namespaces/NS/pods')).length === 0 ? true : undefined), {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
     });
   });
 

@@ -81,14 +81,3 @@ export class KubeApi {
     });
   }
 }
-
-/** Polls `check` every 200 ms until it returns a value other than undefined, or fails after `ms`. */
-export async function eventually<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

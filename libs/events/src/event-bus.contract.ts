@@ -1,33 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { eventually } from '@platform/testing';
 import { DeliveryInfo, EventBus, EventHandler, PlatformEvent } from './event-bus.port';
-
-/** Polls until `check` passes or the deadline ends (never a bare sleep). */
-export async function eventually(check: () => void, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
-
-/** As `eventually`, for checks that must await. */
-export async function eventuallyAsync(check: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 /** A handler that keeps what it is given. */
 export function collectInto<T>(list: T[], pick: (event: PlatformEvent, info: DeliveryInfo) => T): EventHandler {
@@ -70,7 +43,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       await bus.start();
       const event = sampleEvent('obj-1');
       await bus.publish(topic, 'obj-1', event);
-      await eventually(() => expect(got).toHaveLength(1), timeoutMs);
+      await eventually(() => expect(got).toHaveLength(1), { timeoutMs });
       expect(got[0][0]).toEqual(event);
       expect(got[0][1]).toEqual({ topic, key: 'obj-1', attempt: 1 });
     });
@@ -86,10 +59,13 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       await bus.start();
       const events = Array.from({ length: 12 }, (_, i) => sampleEvent(`key-${i}`, i));
       for (const e of events) await bus.publish(topic, e.object.id, e);
-      await eventually(() => {
-        expect(a).toHaveLength(12);
-        expect(b1.length + b2.length).toBe(12);
-      }, timeoutMs);
+      await eventually(
+        () => {
+          expect(a).toHaveLength(12);
+          expect(b1.length + b2.length).toBe(12);
+        },
+        { timeoutMs },
+      );
       expect(new Set([...b1, ...b2])).toEqual(new Set(events.map((e) => e.id)));
     });
 
@@ -106,7 +82,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       });
       await bus.start();
       for (let n = 0; n < 20; n++) await bus.publish(topic, 'same-key', sampleEvent('same-key', n));
-      await eventually(() => expect(seen).toHaveLength(20), timeoutMs);
+      await eventually(() => expect(seen).toHaveLength(20), { timeoutMs });
       expect(seen).toEqual(Array.from({ length: 20 }, (_, n) => n));
     });
 
@@ -126,7 +102,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       });
       await bus.start();
       await bus.publish(topic, 'k', sampleEvent('k'));
-      await eventually(() => expect(handled).toBe(1), timeoutMs);
+      await eventually(() => expect(handled).toBe(1), { timeoutMs });
       expect(attempts).toEqual([1, 2, 3]);
     });
 
@@ -146,7 +122,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       await bus.start();
       const event = sampleEvent('bad');
       await bus.publish(topic, 'bad', event);
-      await eventually(() => expect(dead).toHaveLength(1), timeoutMs);
+      await eventually(() => expect(dead).toHaveLength(1), { timeoutMs });
       expect(dead[0][0]).toEqual(event);
       expect(tries).toBeGreaterThanOrEqual(2);
       expect(dead[0][1]).toMatchObject({
@@ -170,10 +146,13 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       await bus.start();
       const events = [sampleEvent('v', 0), sampleEvent('v', 1), sampleEvent('v', 2)];
       for (const e of events) await bus.publish(topic, 'v', e);
-      await eventually(() => {
-        expect(handled).toEqual([0, 2]);
-        expect(dead).toHaveLength(1);
-      }, timeoutMs);
+      await eventually(
+        () => {
+          expect(handled).toEqual([0, 2]);
+          expect(dead).toHaveLength(1);
+        },
+        { timeoutMs },
+      );
       expect(dead[0][0]).toEqual(events[1]);
       expect(dead[0][1].deadLetter).toEqual({ reason: `invalid event: n must not be 1 (on ${topic})`, group: 'validating', topic });
       expect(dead[0][1].attempt).toBe(1);
@@ -196,7 +175,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       const good = sampleEvent('m');
       await bus.publish(topic, 'm', malformed);
       await bus.publish(topic, 'm', good);
-      await eventually(() => expect(handled).toEqual([good.id]), timeoutMs);
+      await eventually(() => expect(handled).toEqual([good.id]), { timeoutMs });
       expect(validated).toEqual([good.id]);
     });
 
@@ -207,7 +186,7 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
       const event = sampleEvent('early');
       await bus.publish(topic, 'early', event);
       await bus.start();
-      await eventually(() => expect(got).toEqual([event.id]), timeoutMs);
+      await eventually(() => expect(got).toEqual([event.id]), { timeoutMs });
     });
 
     it("reports a group's lag per topic: events published and not handled yet, 0 once handled", async () => {
@@ -233,8 +212,8 @@ export function describeEventBusContract(name: string, makeBus: () => Promise<Ev
         ].sort((a, b) => a.topic.localeCompare(b.topic));
       expect(await lagOf()).toEqual(expected(3));
       release();
-      await eventually(() => expect(handled).toHaveLength(3), timeoutMs);
-      await eventuallyAsync(async () => expect(await lagOf()).toEqual(expected(0)), timeoutMs);
+      await eventually(() => expect(handled).toHaveLength(3), { timeoutMs });
+      await eventually(async () => expect(await lagOf()).toEqual(expected(0)), { timeoutMs, intervalMs: 100 });
     });
   });
 }

@@ -1,5 +1,6 @@
 import { AssetBody } from '@platform/api-shapes';
-import { collectInto, eventually } from './event-bus.contract';
+import { eventually } from '@platform/testing';
+import { collectInto } from './event-bus.contract';
 import { DeliveryInfo, PlatformEvent } from './event-bus.port';
 import { topicOf } from './event-registry';
 import { RegisteredEvent, subscribeEvents } from './event-subscription';
@@ -44,10 +45,13 @@ describe('subscribeEvents', () => {
     const bad = { ...good, id: 'bad-1', data: { ...good.data, upload_id: 7 } };
     await bus.publish(topic, 'a1', bad);
     await bus.publish(topic, 'a1', good);
-    await eventually(() => {
-      expect(handled.map((e) => e.id)).toEqual([good.id]);
-      expect(dead).toHaveLength(1);
-    });
+    await eventually(
+      () => {
+        expect(handled.map((e) => e.id)).toEqual([good.id]);
+        expect(dead).toHaveLength(1);
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(calls).toBe(1);
     expect(dead[0][0]).toEqual(bad);
     expect(dead[0][1].deadLetter).toEqual({

@@ -1,4 +1,5 @@
-import { describeEventBusContract, eventually, sampleEvent } from './event-bus.contract';
+import { eventually } from '@platform/testing';
+import { describeEventBusContract, sampleEvent } from './event-bus.contract';
 import { InProcessBus } from './in-process-bus';
 
 describeEventBusContract('in-process', async () => new InProcessBus(3));
@@ -11,7 +12,7 @@ describe('InProcessBus', () => {
     await bus.subscribe({ group: 'late', topics: ['t.v1'], handle: async (e) => void got.push(e.object.id) });
     expect(got).toEqual([]);
     await bus.start();
-    await eventually(() => expect(got).toEqual(['k']));
+    await eventually(() => expect(got).toEqual(['k']), { timeoutMs: 15_000 });
     await bus.close();
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs';
-import { describeEventBusContract, eventually, sampleEvent } from './event-bus.contract';
+import { eventually } from '@platform/testing';
+import { describeEventBusContract, sampleEvent } from './event-bus.contract';
 import { KafkaBus } from './kafka-bus';
 import { nestLogCreator } from './kafka-logger';
 
@@ -54,7 +55,7 @@ describe('KafkaBus on a real broker', () => {
       eachMessage: async ({ message }) =>
         void got.push({ key: message.key?.toString(), value: message.value?.toString(), headers: textHeaders(message.headers) }),
     });
-    await eventually(() => expect(got.length).toBeGreaterThanOrEqual(count), 60_000);
+    await eventually(() => expect(got.length).toBeGreaterThanOrEqual(count), { timeoutMs: 60_000 });
     return got;
   }
 
@@ -86,7 +87,7 @@ describe('KafkaBus on a real broker', () => {
     await bus.subscribe({ group: `late-${randomUUID().slice(0, 8)}`, topics: [topic], handle: async (e) => void got.push(e.id) });
     const event = sampleEvent('late');
     await bus.publish(topic, 'late', event);
-    await eventually(() => expect(got).toEqual([event.id]), 60_000);
+    await eventually(() => expect(got).toEqual([event.id]), { timeoutMs: 60_000 });
   });
 
   it('keeps installations with different namespaces apart on one cluster (same group and topic names)', async () => {
@@ -101,7 +102,7 @@ describe('KafkaBus on a real broker', () => {
     const [ea, eb] = [sampleEvent('a'), sampleEvent('b')];
     await a.publish(topic, 'a', ea);
     await b.publish(topic, 'b', eb);
-    await eventually(() => expect([got.a, got.b]).toEqual([[[ea.id, topic]], [[eb.id, topic]]]), 60_000);
+    await eventually(() => expect([got.a, got.b]).toEqual([[[ea.id, topic]], [[eb.id, topic]]]), { timeoutMs: 60_000 });
     // on the cluster, the topic carries the namespace
     expect((await readRaw(`a-${run}.${topic}`, 1)).map((r) => JSON.parse(r.value!).id)).toEqual([ea.id]);
   });
@@ -128,7 +129,7 @@ describe('KafkaBus on a real broker', () => {
     const good = sampleEvent('p');
     await bus.publish(topic, 'p', good);
 
-    await eventually(() => expect(handled).toEqual([good.id]), 60_000);
+    await eventually(() => expect(handled).toEqual([good.id]), { timeoutMs: 60_000 });
     const dead = await readRaw(`${topic}.dlq`, 2);
     expect(dead).toHaveLength(2);
     expect(dead[0]).toMatchObject({
@@ -203,7 +204,7 @@ describe('KafkaBus on a real broker', () => {
     // One key: one partition, so a redelivery of the old events would arrive before the new ones.
     const old = [sampleEvent('same', 1), sampleEvent('same', 2), sampleEvent('same', 3)];
     for (const e of old) await bus1.publish(topic, 'same', e);
-    await eventually(() => expect(first).toEqual(old.map((e) => e.id)), 60_000);
+    await eventually(() => expect(first).toEqual(old.map((e) => e.id)), { timeoutMs: 60_000 });
     await bus1.close();
 
     const bus2 = await track(newBus('second'));
@@ -212,7 +213,7 @@ describe('KafkaBus on a real broker', () => {
     const second: string[] = [];
     await bus2.subscribe({ group, topics: [topic], handle: async (e) => void second.push(e.id) });
     await bus2.start();
-    await eventually(() => expect(second).toContain(later[1].id), 60_000);
+    await eventually(() => expect(second).toContain(later[1].id), { timeoutMs: 60_000 });
     expect(second).toEqual(later.map((e) => e.id));
   });
 
@@ -229,9 +230,12 @@ describe('KafkaBus on a real broker', () => {
       await bus.publish(t1, `a${i}`, sampleEvent(`a${i}`));
       await bus.publish(t2, `b${i}`, sampleEvent(`b${i}`));
     }
-    await eventually(() => {
-      expect([...got1].sort()).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'a5']);
-      expect([...got2].sort()).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
-    }, 60_000);
+    await eventually(
+      () => {
+        expect([...got1].sort()).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'a5']);
+        expect([...got2].sort()).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
+      },
+      { timeoutMs: 60_000 },
+    );
   });
 });

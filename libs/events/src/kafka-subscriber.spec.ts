@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { EachMessagePayload, Kafka } from 'kafkajs';
-import { eventually, sampleEvent } from './event-bus.contract';
+import { eventually } from '@platform/testing';
+import { sampleEvent } from './event-bus.contract';
 import { DeliveryInfo } from './event-bus.port';
 import { KafkaSubscriber, RawMessage } from './kafka-subscriber';
 
@@ -161,7 +162,7 @@ describe('KafkaSubscriber after a crash', () => {
     const { consumers, groups, handled, sub } = cluster();
     await sub.start();
     consumers[0].crash(false);
-    await eventually(() => expect(consumers[1]?.eachMessage).toBeDefined(), 2000);
+    await eventually(() => expect(consumers[1]?.eachMessage).toBeDefined(), { timeoutMs: 2000 });
     expect(groups).toEqual(['webhooks', 'webhooks']);
     expect(consumers[1].subscribedTo).toEqual(['video.asset.ready.v1']);
     const event = sampleEvent('k');
@@ -185,7 +186,7 @@ describe('KafkaSubscriber after a crash', () => {
     const { consumers, sub } = cluster([1, 2]);
     await sub.start();
     consumers[0].crash(false);
-    await eventually(() => expect(consumers[3]?.eachMessage).toBeDefined(), 2000);
+    await eventually(() => expect(consumers[3]?.eachMessage).toBeDefined(), { timeoutMs: 2000 });
     expect(consumers.map((c) => c.eachMessage !== undefined)).toEqual([true, false, false, true]);
     expect(consumers[1].disconnected && consumers[2].disconnected).toBe(true);
     expect(loggedErrors).toHaveBeenCalledWith(expect.stringContaining('starting a new consumer failed, trying again: broker not reachable'));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
-import { eventually } from './event-bus.contract';
+import { eventually } from '@platform/testing';
 import { ConsumerLag, DeliveryInfo, EventBus, PlatformEvent, Subscription } from './event-bus.port';
 import { topicOf } from './event-registry';
 import { EventShapeError } from './event-validation';
@@ -118,7 +118,7 @@ describe('transactional outbox on Postgres', () => {
     });
 
     expect(result).toBe('done');
-    await eventually(() => expect(got).toHaveLength(2));
+    await eventually(() => expect(got).toHaveLength(2), { timeoutMs: 15_000 });
     expect(got.map(([e, info]) => [e.type, info.topic, info.key])).toEqual([
       ['video.transcription_vocabulary.created', created, 'w1'],
       ['video.transcription_vocabulary.updated', updated, 'w1'],
@@ -312,7 +312,7 @@ describe('transactional outbox on Postgres', () => {
       });
     }
 
-    await eventually(() => expect(handled).toEqual([1, 2, 3].map((n) => ({ n, fresh: true }))), 45_000);
+    await eventually(() => expect(handled).toEqual([1, 2, 3].map((n) => ({ n, fresh: true }))), { timeoutMs: 45_000 });
     expect(await unpublished()).toBe(0);
   });
 });

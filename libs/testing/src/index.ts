@@ -11,3 +11,4 @@ export * from './test-events';
 export * from './media-measures';
 export * from './frame-barcode';
 export * from './image-files';
+export * from './eventually';

@@ -12,11 +12,10 @@ import { DomainError } from '@platform/errors';
 import { closeEventBus, getEventBus, PlatformEvent, topicOf } from '@platform/events';
 import { Closable, GrpcExceptionFilter, grpcClientOptions, grpcServerOptions } from '@platform/grpc';
 import { assets, common, transcoder } from '@platform/proto';
-import { assetBody, createTestDatabase, freePort, testEvent } from '@platform/testing';
+import { assetBody, createTestDatabase, eventually, freePort, testEvent } from '@platform/testing';
 import { Client } from 'pg';
 import { lastValueFrom } from 'rxjs';
 import { bootstrap } from './main';
-import { eventually } from './testing/eventually';
 
 const ffmpegScript = resolve(__dirname, '../../../scripts/infra/ffmpeg.sh');
 const tool = (name: string) => execFileSync('bash', [ffmpegScript, name], { encoding: 'utf8' }).trim();
@@ -196,7 +195,7 @@ describe('transcoder service', () => {
     await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-ok', created('asset-ok'));
     await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-ok', created('asset-ok')); // redelivered
 
-    await eventually(async () => expect((await job('asset-ok')).status).toBe('done'), 60_000);
+    await eventually(async () => expect((await job('asset-ok')).status).toBe('done'), { timeoutMs: 60_000 });
     const done = await job('asset-ok');
     expect(done).toMatchObject({ asset_id: 'asset-ok', status: 'done', phase: 'ladder', playable: true, attempts: 1 });
     expect(done.worker).toMatch(/^[^:]+:\d+:[0-9a-f]{6}$/);
@@ -247,7 +246,7 @@ describe('transcoder service', () => {
       const data = { id, type, asset_id: 'asset-ok', status: 'preparing' as const, ...(source ? { text_source: source } : { primary: false }) };
       await getEventBus(config).publish(topicOf('video.asset.track.created'), id, testEvent('video.asset.track.created', data, `track-${id}`));
     }
-    await eventually(() => expect(fakeAssets.trackStatuses.map((r) => r.track_id).sort()).toEqual(['a-fr', 't-bad', 't-srt']), 60_000);
+    await eventually(() => expect(fakeAssets.trackStatuses.map((r) => r.track_id).sort()).toEqual(['a-fr', 't-bad', 't-srt']), { timeoutMs: 60_000 });
     const status = (id: string) => fakeAssets.trackStatuses.find((r) => r.track_id === id)!;
 
     expect(status('t-srt')).toMatchObject({ status: 'ready', warning: { type: 'text_track_cues_skipped' } });
@@ -298,7 +297,7 @@ describe('transcoder service', () => {
 
   it('cancels the job of an asset the assets service no longer knows', async () => {
     await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-gone', created('asset-gone'));
-    await eventually(async () => expect((await job('asset-gone')).status).toBe('cancelled'), 30_000);
+    await eventually(async () => expect((await job('asset-gone')).status).toBe('cancelled'), { timeoutMs: 30_000 });
   }, 60_000);
 
   it('answers NOT_FOUND for an unknown job', async () => {
@@ -309,13 +308,16 @@ describe('transcoder service', () => {
     fakeAssets.specs.set('asset-slow', spec('asset-slow', `${filesUrl}/slow.mkv`));
     await getEventBus(config).publish(topicOf('video.asset.created'), 'asset-slow', created('asset-slow'));
     let pid = 0;
-    await eventually(async () => {
-      const row = await jobRow('asset-slow');
-      expect(row).toMatchObject({ phase: 'ladder', status: 'running', attempts: 1 });
-      const attemptDir = join(dataDir, 'tmp', 'transcoder', row!.id, 'attempt-1');
-      pid = Number(readFileSync(join(attemptDir, 'child.pid'), 'utf8'));
-      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain('libx264'); // the ladder's ffmpeg
-    }, 60_000);
+    await eventually(
+      async () => {
+        const row = await jobRow('asset-slow');
+        expect(row).toMatchObject({ phase: 'ladder', status: 'running', attempts: 1 });
+        const attemptDir = join(dataDir, 'tmp', 'transcoder', row!.id, 'attempt-1');
+        pid = Number(readFileSync(join(attemptDir, 'child.pid'), 'utf8'));
+        expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain('libx264'); // the ladder's ffmpeg
+      },
+      { timeoutMs: 60_000 },
+    );
 
     await app.close();
     await closeEventBus();
@@ -325,7 +327,7 @@ describe('transcoder service', () => {
     expect(handedBack).toMatchObject({ status: 'queued', phase: 'ladder', attempts: 0, due: true });
 
     await start(); // the restarted worker takes it at once, not after a lease
-    await eventually(async () => expect(await jobRow('asset-slow')).toMatchObject({ status: 'done', attempts: 1 }), 120_000);
+    await eventually(async () => expect(await jobRow('asset-slow')).toMatchObject({ status: 'done', attempts: 1 }), { timeoutMs: 120_000 });
     expect(fakeAssets.calls.filter((c) => c === 'markReady asset-slow')).toEqual(['markReady asset-slow']);
   }, 240_000);
 });

@@ -6,7 +6,7 @@ import { decodeMessages, GrpcStatus } from '@platform/errors';
 import { AssetBody } from '@platform/api-shapes';
 import { closeEventBus, DeliveryInfo, EventBus, EventTypeFor, getEventBus, PlatformEvent, topicOf } from '@platform/events';
 import { OutboundGuard } from '@platform/outbound';
-import { assetBody, createTestDatabase, freePort, grpcError, grpcTestClient, testEvent } from '@platform/testing';
+import { assetBody, createTestDatabase, freePort, grpcError, grpcTestClient, testEvent, until } from '@platform/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { webhooksDatabase } from './database-options';
@@ -15,7 +15,6 @@ import { DeliveryDispatcher } from './dispatch/delivery-dispatcher';
 import { dispatcherSettings } from './dispatch/dispatch.module';
 import { WebhookPoster } from './dispatch/webhook-poster';
 import { bootstrap } from './main';
-import { eventuallyAsync } from './testing/in-memory-deliveries';
 import { Reply, startWebhookReceiver } from './testing/webhook-receiver';
 
 jest.setTimeout(60_000);
@@ -72,7 +71,7 @@ describe('webhook dispatcher against Postgres', () => {
       )
     ).rows as AttemptRow[];
   const settled = (eventId: string) =>
-    eventuallyAsync(`event ${eventId} delivered or failed`, async () => ['delivered', 'failed'].includes((await delivery(eventId))?.status ?? ''));
+    until(`event ${eventId} delivered or failed`, async () => ['delivered', 'failed'].includes((await delivery(eventId))?.status ?? ''), { timeoutMs: 15_000 });
   const newObject = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
@@ -234,7 +233,7 @@ describe('webhook dispatcher against Postgres', () => {
     await bus.publish(topicOf('video.asset.ready'), h, invalid);
     const marker = await publish('video.asset.deleted', h);
     await settled(marker.id);
-    await eventuallyAsync('the dead letter', () => Promise.resolve(dead.length > 0));
+    await until('the dead letter', () => dead.length > 0, { timeoutMs: 15_000 });
     expect(dead.map(([e]) => e.id)).toEqual([invalid.id]);
     expect(dead[0][1].deadLetter).toEqual({
       reason: 'invalid event: data does not match video.asset.ready.v1: status: Invalid option: expected one of "preparing"|"ready"|"errored"',

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TargetState } from '../live-streams/simulcast-targets.service';
 import { OutboundRefusedError } from '@platform/outbound';
+import { readUntil } from '@platform/testing';
 import { RelayEndpoint, relayArgs, severityOf, SimulcastRelay } from './simulcast-relay';
 
 describe('relayArgs', () => {
@@ -54,11 +55,6 @@ function fakeFfmpeg(body: string): string {
   return file;
 }
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-}
-
 describe('SimulcastRelay', () => {
   const target = { id: 'target-1', url: 'rtmp://127.0.0.1:1/app', streamKey: 'k' };
   const closed: string[] = [];
@@ -69,7 +65,10 @@ describe('SimulcastRelay', () => {
     const states: TargetState[] = [];
     const relay = new SimulcastRelay({ ffmpegPath, sourceUrl: 'rtmp://src', target, open, onState: recordInto(states), retryDelayMs: () => 50 });
     relay.start();
-    await until(() => states.filter((s) => s.status === 'broadcasting').length >= 2);
+    await readUntil(
+      () => states.filter((s) => s.status === 'broadcasting').length,
+      (n) => n >= 2,
+    );
     await relay.stop();
     expect(states.slice(0, 4)).toEqual([
       { status: 'starting' },
@@ -94,7 +93,10 @@ describe('SimulcastRelay', () => {
       retryDelayMs: (n) => (attempts.push(n), 20),
     });
     relay.start();
-    await until(() => attempts.length >= 3);
+    await readUntil(
+      () => attempts.length,
+      (n) => n >= 3,
+    );
     await relay.stop();
     expect(attempts.slice(0, 3)).toEqual([1, 2, 3]);
     expect(states[0]).toEqual({ status: 'starting' });
@@ -114,7 +116,10 @@ describe('SimulcastRelay', () => {
       retryDelayMs: () => (retries++, 10),
     });
     relay.start();
-    await until(() => states.length >= 2);
+    await readUntil(
+      () => states.length,
+      (n) => n >= 2,
+    );
     await new Promise((r) => setTimeout(r, 100));
     await relay.stop();
     expect(states).toEqual([
@@ -130,7 +135,10 @@ describe('SimulcastRelay', () => {
     const states: TargetState[] = [];
     const relay = new SimulcastRelay({ ffmpegPath, sourceUrl: 'rtmp://src', target, open, onState: recordInto(states) });
     relay.start();
-    await until(() => states.length >= 2);
+    await readUntil(
+      () => states.length,
+      (n) => n >= 2,
+    );
     await relay.stop();
     expect(states).toEqual([{ status: 'starting' }, { status: 'broadcasting' }]);
   });
@@ -148,7 +156,10 @@ describe('SimulcastRelay', () => {
       retryDelayMs: () => (retries++, 10),
     });
     relay.start();
-    await until(() => states.length >= 2);
+    await readUntil(
+      () => states.length,
+      (n) => n >= 2,
+    );
     await new Promise((r) => setTimeout(r, 100));
     await relay.stop();
     expect(states).toEqual([{ status: 'starting' }, { status: 'errored', severity: 'fatal', reason: "refused: it is this platform's own RTMP ingest" }]);
@@ -169,7 +180,10 @@ describe('SimulcastRelay', () => {
       retryDelayMs: () => 10,
     });
     relay.start();
-    await until(() => opens >= 3);
+    await readUntil(
+      () => opens,
+      (n) => n >= 3,
+    );
     await relay.stop();
     expect(states[1]).toEqual({ status: 'errored', severity: 'normal', reason: 'host not found: live.example' });
   });

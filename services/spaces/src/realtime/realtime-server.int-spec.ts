@@ -39,6 +39,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
 const near = (actual: number[] | undefined, expected: number[]) => !!actual && expected.every((value, i) => Math.abs(actual[i] - value) <= 60);
 
 const TEST_PARTICIPANT = readFileSync(join(__dirname, 'testing', 'test-participant.mjs'), 'utf8');
+const CHROMIUM_ARGS = (JSON.parse(readFileSync(join(__dirname, 'testing', 'chromium-args.json'), 'utf8')) as { args: string[] }).args;
 
 /** Runs `window.<name>(...args)` in the page (the test's browser code is plain JavaScript, see testing/). */
 function call<T>(page: Page, name: string, ...args: unknown[]): Promise<T> {
@@ -97,19 +98,7 @@ describe('RealtimeServer with Chromium participants', () => {
     const { port } = await server.listen();
     base = `http://127.0.0.1:${port}`;
     const executablePath = execFileSync('bash', [join(__dirname, '../../../../scripts/infra/chromium.sh')], { encoding: 'utf8' }).trim();
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--autoplay-policy=no-user-gesture-required',
-        '--disable-features=WebRtcHideLocalIpsWithMdns',
-        '--use-fake-ui-for-media-stream',
-        '--disable-background-timer-throttling',
-        '--disable-renderer-backgrounding',
-        '--disable-backgrounding-occluded-windows',
-      ],
-    });
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   });
 
   afterAll(async () => {

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig, PlatformConfig } from '@platform/config';
-import { fakeProcessedEvents } from '@platform/testing';
-import { eventually } from '../testing/eventually';
+import { eventually, fakeProcessedEvents } from '@platform/testing';
 import { JobRepository } from '../jobs/job.repository';
 import { JobsService } from '../jobs/jobs.service';
 import { JobContext, PipelineOutcome } from '../pipeline/job-context';
@@ -400,7 +399,7 @@ describe('TranscodeWorker', () => {
     worker.onApplicationBootstrap();
     await eventually(() => expect(jobs.rows.size).toBe(0));
     await jobsService.enqueue('a1', 'created-a1');
-    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true), 2000);
+    await eventually(() => expect(pipeline.contexts.has('a1')).toBe(true), { timeoutMs: 2000 });
   });
 
   it('claims nothing while ffmpeg cannot be found', async () => {

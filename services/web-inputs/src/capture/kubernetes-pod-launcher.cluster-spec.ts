@@ -1,7 +1,7 @@
 import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api, V1Pod, V1PolicyRule } from '@kubernetes/client-node';
 import { loadConfig } from '@platform/config';
 import { LiveStreamLookup } from '@platform/grpc';
-import { fakeUnitOfWork } from '@platform/testing';
+import { fakeUnitOfWork, until } from '@platform/testing';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -29,15 +29,8 @@ if (!kubeconfig) {
 jest.setTimeout(120_000);
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await wait(200);
-  }
-}
+/** The API server's pace: a Pod's changes take a while through the scheduler and kwok. */
+const KUBE_POLL = { timeoutMs: 30_000, intervalMs: 200 };
 const statusOf = (err: unknown) => (err as { code?: number }).code;
 
 type KubernetesCapture = Awaited<ReturnType<typeof loadKubernetesCapture>>;
@@ -84,13 +77,17 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
   };
   const podsOf = async (jobId: string): Promise<V1Pod[]> =>
     (await core.listNamespacedPod({ namespace, labelSelector: `video-platform/job-id=${jobId}` })).items;
-  const podOf = async (jobId: string): Promise<V1Pod> => until(`the Pod of ${jobId}`, async () => (await podsOf(jobId))[0]);
+  const podOf = async (jobId: string): Promise<V1Pod> => until(`the Pod of ${jobId}`, async () => (await podsOf(jobId))[0], KUBE_POLL);
   const running = (jobId: string) =>
-    until(`${jobId}'s Pod Running on the kwok node`, async () => {
-      const pod = (await podsOf(jobId))[0];
-      return pod?.status?.phase === 'Running' ? pod : undefined;
-    });
-  const gone = (jobId: string) => until(`${jobId}'s Pod deleted`, async () => ((await podsOf(jobId)).length === 0 ? true : undefined));
+    until(
+      `${jobId}'s Pod Running on the kwok node`,
+      async () => {
+        const pod = (await podsOf(jobId))[0];
+        return pod?.status?.phase === 'Running' ? pod : undefined;
+      },
+      KUBE_POLL,
+    );
+  const gone = (jobId: string) => until(`${jobId}'s Pod deleted`, async () => ((await podsOf(jobId)).length === 0 ? true : undefined), KUBE_POLL);
   /** What a kubelet writes when the worker's container ends: the phase, the exit code, the termination message. */
   const kubeletEnds = async (pod: V1Pod, phase: 'Succeeded' | 'Failed', exitCode: number, message: string) => {
     const terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', message, startedAt: new Date(), finishedAt: new Date() };
@@ -110,7 +107,7 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
     const labels = { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'latest' };
     await core.createNamespace({ body: { metadata: { name: namespace, labels } } });
     // the ServiceAccount admission refuses Pods until the controller-manager has made the namespace's default account
-    await until('the default ServiceAccount', () => core.readNamespacedServiceAccount({ name: 'default', namespace }).catch(() => undefined));
+    await until('the default ServiceAccount', () => core.readNamespacedServiceAccount({ name: 'default', namespace }).catch(() => undefined), KUBE_POLL);
     await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'launcher' } } });
     const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
     await rbac.createNamespacedRole({ namespace, body: { metadata: { name: 'launcher' }, rules: chartLauncherRules() } });
@@ -182,7 +179,7 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
     const reports = await launch(launcher, id);
     const pod = await running(id);
     await kubeletEnds(pod, phase, exitCode, message);
-    await until('the ended report', () => (reports.length > 0 ? true : undefined));
+    await until('the ended report', () => (reports.length > 0 ? true : undefined), KUBE_POLL);
     await gone(id);
     await wait(1000); // nothing more arrives (the deletion is not a second end)
     expect(reports).toEqual([{ type: 'ended', reason: message, failed }]);
@@ -204,7 +201,7 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
     const reports = await launch(launcher, 'JobDeleted');
     const pod = await running('JobDeleted');
     await core.deleteNamespacedPod({ name: pod.metadata!.name!, namespace });
-    await until('the ended report', () => (reports.length > 0 ? true : undefined));
+    await until('the ended report', () => (reports.length > 0 ? true : undefined), KUBE_POLL);
     expect(reports).toEqual([{ type: 'ended', reason: 'the capture Pod was deleted', failed: true }]);
   });
 
@@ -243,7 +240,7 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
     const jobs = new CaptureJobs(after, states, config);
     const service = new WebInputsService(repo as never, states, jobs, {} as LiveStreamLookup, uow.unitOfWork, config);
     await service.onApplicationBootstrap();
-    await until('the ended Pod’s web input idle', () => (repo.rows.get('WiEnded')!.status === 'idle' ? true : undefined));
+    await until('the ended Pod’s web input idle', () => (repo.rows.get('WiEnded')!.status === 'idle' ? true : undefined), KUBE_POLL);
 
     expect(Object.fromEntries([...repo.rows.values()].map((w) => [w.id, w.status]))).toEqual({
       WiKept: 'streaming',

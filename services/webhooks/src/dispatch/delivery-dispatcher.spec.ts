@@ -1,6 +1,7 @@
 import Mux from '@mux/mux-node';
 import { newId } from '@platform/ids';
-import { eventually, InMemoryDeliveries } from '../testing/in-memory-deliveries';
+import { until } from '@platform/testing';
+import { InMemoryDeliveries } from '../testing/in-memory-deliveries';
 import { DeliveryDispatcher, DispatcherSettings, Poster } from './delivery-dispatcher';
 import { PostResult, USER_AGENT } from './webhook-poster';
 
@@ -100,17 +101,17 @@ describe('DeliveryDispatcher', () => {
     await t.add('b1', 'B');
     dispatcher.start();
 
-    await eventually('a1 and b1 posted', () => poster.of('a1').length === 1 && poster.of('b1').length === 1);
+    await until('a1 and b1 posted', () => poster.of('a1').length === 1 && poster.of('b1').length === 1);
     poster.of('b1')[0].settle(200);
-    await eventually('b1 delivered', () => t.store.byEvent('b1').status === 'delivered');
+    await until('b1 delivered', () => t.store.byEvent('b1').status === 'delivered');
     // a1 is still unanswered: a2 must not have been sent
     await new Promise((r) => setTimeout(r, 50));
     expect(poster.of('a2')).toEqual([]);
 
     poster.of('a1')[0].settle(200);
-    await eventually('a2 posted', () => poster.of('a2').length === 1);
+    await until('a2 posted', () => poster.of('a2').length === 1);
     poster.of('a2')[0].settle(204);
-    await eventually('a2 delivered', () => t.store.byEvent('a2').status === 'delivered');
+    await until('a2 delivered', () => t.store.byEvent('a2').status === 'delivered');
     expect(poster.calls.map((c) => c.eventId)).toEqual(['a1', 'b1', 'a2']);
     expect(t.store.byEvent('a1').status).toBe('delivered');
   });
@@ -123,7 +124,7 @@ describe('DeliveryDispatcher', () => {
     await t.add('a2', 'A');
     dispatcher.start();
 
-    await eventually('a2 delivered', () => t.store.byEvent('a2').status === 'delivered');
+    await until('a2 delivered', () => t.store.byEvent('a2').status === 'delivered');
     const a1 = t.store.byEvent('a1');
     expect(a1).toMatchObject({ status: 'delivered', attemptCount: 3, nextAttemptAt: null, claimToken: null });
     const attempts = await t.store.attemptsOf([a1.id]);
@@ -175,7 +176,7 @@ describe('DeliveryDispatcher', () => {
     await t.add('a2', 'A');
     dispatcher.start();
 
-    await eventually('a2 delivered', () => t.store.byEvent('a2').status === 'delivered');
+    await until('a2 delivered', () => t.store.byEvent('a2').status === 'delivered');
     const a1 = t.store.byEvent('a1');
     expect(a1).toMatchObject({ status: 'failed', attemptCount: 3, nextAttemptAt: null });
     expect(a1.completedAt).toBeInstanceOf(Date);
@@ -196,12 +197,12 @@ describe('DeliveryDispatcher', () => {
     dispatcher.start();
 
     for (let answered = 0; answered < 10; answered++) {
-      await eventually(`post ${answered + 1}`, () => poster.calls.length > answered);
+      await until(`post ${answered + 1}`, () => poster.calls.length > answered);
       await new Promise((r) => setTimeout(r, 20)); // time for any over-claiming to show
       expect(poster.inFlight).toBeLessThanOrEqual(4);
       poster.calls[answered].settle(200);
     }
-    await eventually('all delivered', () => t.store.rows.every((r) => r.status === 'delivered'));
+    await until('all delivered', () => t.store.rows.every((r) => r.status === 'delivered'));
     expect(poster.maxInFlight).toBe(4);
     expect(new Set(poster.calls.map((c) => c.eventId)).size).toBe(10);
   });

@@ -84,21 +84,3 @@ export class InMemoryDeliveries implements Store {
     return row;
   }
 }
-
-/** Polls `condition` until it holds; fails with `what` after `timeoutMs`. */
-export async function eventually(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** Like `eventually`, for a condition that has to ask something (a database). */
-export async function eventuallyAsync(what: string, condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,17 +1,30 @@
 /* global window, document, AudioContext, MediaStream, Image */
-// Browser side of realtime-server.int-spec.ts, added to a page of the realtime server's origin:
-// a participant publishing a solid-colour canvas and a tone (silence when off), and colour probes.
+// A test participant, added as a module to a page of the realtime server's origin (the page of
+// /spaces/client.js): realtime-server.int-spec.ts, e2e/support/space-participants.ts and
+// scripts/bench-spaces.js load this text, with the Chromium flags of ./chromium-args.json.
+// It publishes a solid-colour canvas and a tone (silence when off), and has colour probes.
 import { joinSpace } from '/spaces/client.js';
 
-window.startParticipant = async ({ token, colour, tone, width }) => {
+/**
+ * Joins with `token`, publishing a `width`×`height` canvas of `colour` at 15 fps and a 1 kHz tone (silence unless
+ * `tone`). `movingSquare` adds a black square sliding along the top (a picture that changes, as a camera's does); it
+ * stays clear of the centre that `sampleVideos` reads. A refused join rejects, and `window.closed` is the close's
+ * `{ code, reason }` (4401 for a refused token).
+ */
+window.startParticipant = async ({ token, colour, tone, width, height = 90, movingSquare = false }) => {
   const canvas = document.createElement('canvas');
   canvas.width = width;
-  canvas.height = 90;
+  canvas.height = height;
   const context = canvas.getContext('2d');
+  const side = Math.round((height * 2) / 9);
+  let x = 0;
   // captureStream only emits frames for a canvas that is painted.
   setInterval(() => {
     context.fillStyle = `rgb(${colour.join(',')})`;
-    context.fillRect(0, 0, width, 90);
+    context.fillRect(0, 0, width, height);
+    if (!movingSquare) return;
+    context.fillStyle = '#000';
+    context.fillRect((x = (x + 8) % (width - side)), Math.round(height / 18), side, side);
   }, 66);
   const audio = new AudioContext();
   const oscillator = audio.createOscillator();
@@ -42,6 +55,7 @@ window.startParticipant = async ({ token, colour, tone, width }) => {
     onTrackEnded: ({ participantId, kind }) => window.endedTracks.push(`${participantId} ${kind}`),
     onActiveSpeaker: (participantId) => window.speakers.push(participantId),
     onParticipant: (event) => window.participantEvents.push(event),
+    onClose: (event) => (window.closed = event),
   });
 };
 
@@ -59,6 +73,10 @@ window.sampleVideos = () => {
   }
   return colours;
 };
+
+/** The frames each received video has decoded so far, by participant. */
+window.framesDecoded = () =>
+  Object.fromEntries(Object.entries(window.videos).map(([participantId, video]) => [participantId, video.getVideoPlaybackQuality().totalVideoFrames]));
 
 /** The colours of a base64 PNG at the given points. */
 window.pngColours = async (png, points) => {
