@@ -130,9 +130,14 @@ inOneRun('spaces (spec 2.10, 4.10)', () => {
       expect(refused).toMatchObject({ code: 4401, reason: 'unauthorized: The join token is not a JWT' });
       expect((await getSpace(spaceId)).status).toBe('idle');
 
-      const p1 = await participants.join(await joinToken(spaceId, 'p1'), RED, true);
+      const reloaded = await participants.join(await joinToken(spaceId, 'p1'), RED, true);
       const active = await until('the space active', async () => ((await getSpace(spaceId)).status === 'active' ? getSpace(spaceId) : undefined), poll());
       expect(active.active_session_id).toEqual(expect.any(String));
+      // a reload of the only participant's page: its socket closes (a leave) and it is back within the empty grace
+      // (SPACES_EMPTY_GRACE_SECONDS, 10 s), so the session goes on: the same active_session_id, and no idle (the webhooks below)
+      await reloaded.close();
+      const p1 = await participants.join(await joinToken(spaceId, 'p1'), RED, true);
+      expect(await getSpace(spaceId)).toMatchObject({ status: 'active', active_session_id: active.active_session_id });
       const p2 = await participants.join(await joinToken(spaceId, 'p2'), GREEN, false);
       await participants.join(await joinToken(spaceId, 'p3'), BLUE, false, 120);
 
@@ -173,9 +178,9 @@ inOneRun('spaces (spec 2.10, 4.10)', () => {
       expect(speaker.frames).toContainEqual(['green', 'green']);
       expect(speaker.frames.findIndex((f) => f[0] === 'red')).toBeLessThan(speaker.frames.findIndex((f) => f[0] === 'green'));
 
-      // everyone leaves: the space goes idle, its broadcast stops and its live stream is completed
+      // everyone leaves: the space goes idle (after the empty grace), its broadcast stops and its live stream is completed
       await participants.close();
-      await until('the space idle', async () => ((await getSpace(spaceId)).status === 'idle' ? true : undefined), poll(30_000));
+      await until('the space idle', async () => ((await getSpace(spaceId)).status === 'idle' ? true : undefined), poll(45_000));
       expect((await getSpace(spaceId)).active_session_id).toBeUndefined();
       await until('its broadcast stopped', async () => ((await getSpace(spaceId)).broadcasts[0].status === 'idle' ? true : undefined), poll(30_000));
       await until(

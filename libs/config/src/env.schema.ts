@@ -77,6 +77,7 @@ export const envSchema = z.object({
   SPACES_ICE_ADDRESSES: z.string().optional(),
   // seconds a participant whose connection dropped is still counted (Jibri: 30)
   SPACES_LEAVE_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+  SPACES_EMPTY_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   SPACES_PARTICIPANT_LIMIT: z.coerce.number().int().min(1).max(1000).default(16),
   HOST: z.string().default('0.0.0.0'),
   // Prometheus `GET /metrics` of the process (every service it runs); 0: none (the default, so

@@ -66,7 +66,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ COLLECTOR_MAX_EVENTS: '0' })).toThrow(/COLLECTOR_MAX_EVENTS/);
   });
 
-  it('takes the spaces host, its broadcast and participant limits, ICE ports and addresses and leave grace, the port apart from the other HTTP ports', () => {
+  it('takes the spaces host, its broadcast and participant limits, ICE ports and addresses, leave and empty graces, the port apart from the other HTTP ports', () => {
     expect(loadConfig({}).spaces).toEqual({
       port: 8085,
       baseUrl: 'http://localhost:8085',
@@ -75,6 +75,7 @@ describe('loadConfig', () => {
       iceAddresses: [],
       leaveGraceMs: 30_000,
       participantLimit: 16,
+      emptyGraceMs: 10_000,
     });
     const c = loadConfig({
       SPACES_PORT: '9085',
@@ -84,6 +85,7 @@ describe('loadConfig', () => {
       SPACES_ICE_ADDRESSES: '203.0.113.5, 198.51.100.7',
       SPACES_LEAVE_GRACE_SECONDS: '5',
       SPACES_PARTICIPANT_LIMIT: '4',
+      SPACES_EMPTY_GRACE_SECONDS: '0',
     });
     expect(c.spaces).toEqual({
       port: 9085,
@@ -93,6 +95,7 @@ describe('loadConfig', () => {
       iceAddresses: ['203.0.113.5', '198.51.100.7'],
       leaveGraceMs: 5000,
       participantLimit: 4,
+      emptyGraceMs: 0,
     });
     expect(() => loadConfig({ SPACES_PARTICIPANT_LIMIT: '0' })).toThrow(/SPACES_PARTICIPANT_LIMIT/);
     expect(() => loadConfig({ SPACES_ICE_PORTS: '40100-40000' })).toThrow(/SPACES_ICE_PORTS: must be a range/);

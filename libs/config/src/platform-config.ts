@@ -59,6 +59,8 @@ export interface PlatformConfig {
     icePorts: [number, number] | undefined;
     iceAddresses: string[];
     leaveGraceMs: number;
+    /** How long a space stays active with nobody in it before it goes idle (0: at once). */
+    emptyGraceMs: number;
     /** Visible participants one space takes at once (hidden compositors not counted). */
     participantLimit: number;
   };
@@ -207,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
         .filter(Boolean),
       leaveGraceMs: e.SPACES_LEAVE_GRACE_SECONDS * 1000,
       participantLimit: e.SPACES_PARTICIPANT_LIMIT,
+      emptyGraceMs: e.SPACES_EMPTY_GRACE_SECONDS * 1000,
     },
     host: e.HOST,
     uploads: {

@@ -1,3 +1,4 @@
+import type { PlatformConfig } from '@platform/config';
 import { BroadcastsService } from '../broadcasts/broadcasts.service';
 import { SpaceEntity } from './space.entity';
 import { SpacePresence } from './space-presence';
@@ -22,11 +23,12 @@ class FakeStates {
 }
 
 describe('SpacePresence', () => {
-  const setup = () => {
+  const setup = (emptyGraceMs = 0) => {
     const states = new FakeStates();
     const stopped: string[] = [];
     const broadcasts = { stopAll: async (id: string) => void stopped.push(id) } as unknown as BroadcastsService;
-    return { states, stopped, presence: new SpacePresence(states as unknown as SpaceStates, broadcasts) };
+    const config = { spaces: { emptyGraceMs } } as unknown as PlatformConfig;
+    return { states, stopped, presence: new SpacePresence(states as unknown as SpaceStates, broadcasts, config) };
   };
 
   it('makes the space active on the first participant and idle when the count is back to 0, stopping its broadcasts then', async () => {
@@ -65,5 +67,64 @@ describe('SpacePresence', () => {
     ).resolves.toBeUndefined();
     await presence.changed('s1', () => 1);
     expect(states.status).toBe('active');
+  });
+
+  describe('with an empty grace', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('goes idle only once the room has stayed empty for the grace, then stops the broadcasts', async () => {
+      const { states, stopped, presence } = setup(10_000);
+      let count = 1;
+      await presence.changed('s1', () => count);
+      count = 0;
+      await presence.changed('s1', () => count);
+      await jest.advanceTimersByTimeAsync(9_999);
+      expect(states.log).toEqual(['s1 active']);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(states.log).toEqual(['s1 active', 's1 idle']);
+      expect(stopped).toEqual(['s1']);
+    });
+
+    it('keeps the session when someone is back within the grace (a reload of the last page), counting the grace anew after', async () => {
+      const { states, stopped, presence } = setup(10_000);
+      let count = 1;
+      await presence.changed('s1', () => count);
+      count = 0;
+      await presence.changed('s1', () => count);
+      await jest.advanceTimersByTimeAsync(6_000);
+      count = 1;
+      await presence.changed('s1', () => count);
+      await jest.advanceTimersByTimeAsync(20_000);
+      expect(states.log).toEqual(['s1 active']);
+      count = 0;
+      await presence.changed('s1', () => count);
+      await presence.changed('s1', () => count); // a second leave does not restart the grace
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(states.log).toEqual(['s1 active', 's1 idle']);
+      expect(stopped).toEqual(['s1']);
+    });
+
+    it('reads the count when the grace ends: someone there then (not yet told) keeps it active', async () => {
+      const { states, presence } = setup(10_000);
+      let count = 1;
+      await presence.changed('s1', () => count);
+      count = 0;
+      await presence.changed('s1', () => count);
+      count = 1;
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(states.status).toBe('active');
+    });
+
+    it('drops the waiting spaces on shutdown (the next start makes them idle)', async () => {
+      const { states, presence } = setup(10_000);
+      let count = 1;
+      await presence.changed('s1', () => count);
+      count = 0;
+      await presence.changed('s1', () => count);
+      presence.onModuleDestroy();
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(states.status).toBe('active');
+    });
   });
 });
