@@ -62,7 +62,7 @@ export class SpaceParticipants {
       await page.evaluate(`window.startParticipant(${JSON.stringify({ token, colour, tone, width })})`);
     } catch (err) {
       // the browser SDK's rejection names the close only in its message; the page kept the close itself
-      const closed = await page.evaluate<{ code: number; reason: string } | undefined>('window.closed').catch(() => undefined);
+      const closed = await page.evaluate<{ code: number; reason: string } | undefined>('window.closeEvent').catch(() => undefined);
       await page.close().catch(() => undefined);
       throw closed ? new SpaceJoinRefused(closed.code, closed.reason) : err;
     }

@@ -8,7 +8,7 @@ import { joinSpace } from '/spaces/client.js';
 /**
  * Joins with `token`, publishing a `width`×`height` canvas of `colour` at 15 fps and a 1 kHz tone (silence unless
  * `tone`). `movingSquare` adds a black square sliding along the top (a picture that changes, as a camera's does); it
- * stays clear of the centre that `sampleVideos` reads. A refused join rejects, and `window.closed` is the close's
+ * stays clear of the centre that `sampleVideos` reads. A refused join rejects, and `window.closeEvent` is the close's
  * `{ code, reason }` (4401 for a refused token).
  */
 window.startParticipant = async ({ token, colour, tone, width, height = 90, movingSquare = false }) => {
@@ -55,7 +55,7 @@ window.startParticipant = async ({ token, colour, tone, width, height = 90, movi
     onTrackEnded: ({ participantId, kind }) => window.endedTracks.push(`${participantId} ${kind}`),
     onActiveSpeaker: (participantId) => window.speakers.push(participantId),
     onParticipant: (event) => window.participantEvents.push(event),
-    onClose: (event) => (window.closed = event),
+    onClose: (event) => (window.closeEvent = event), // not `closed`: the window's own read-only flag
   });
 };
 
