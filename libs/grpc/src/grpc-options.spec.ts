@@ -29,4 +29,12 @@ describe('gRPC channel options', () => {
     void server.forceShutdown();
     void tracked.forceShutdown();
   });
+
+  it('listen on GRPC_BIND_HOST at the service’s port, an IPv6 address in brackets (a pod IP on a dual-stack node)', () => {
+    const at = (host: string) => grpcServerOptions('assets', loadConfig({ GRPC_BIND_HOST: host })).options.url;
+    const port = config.grpcUrls.assets.split(':').pop();
+    expect(at('0.0.0.0')).toBe(`0.0.0.0:${port}`);
+    expect(at('::')).toBe(`[::]:${port}`);
+    expect(at('fd00::12')).toBe(`[fd00::12]:${port}`);
+  });
 });

@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import path from 'node:path';
 import { GrpcOptions, Transport } from '@nestjs/microservices';
 import { PlatformConfig, ServiceName } from '@platform/config';
@@ -20,14 +21,14 @@ function protoFiles(name: ServiceName): { packages: string[]; files: string[] } 
  */
 export const GRPC_CHANNEL_OPTIONS = { 'grpc.enable_channelz': 0 } as const;
 
-/** Where a service's gRPC server listens: its configured port on GRPC_BIND_HOST. */
+/** Where a service's gRPC server listens: its configured port on GRPC_BIND_HOST (an IPv6 address in brackets). */
 export function grpcServerOptions(name: ServiceName, config: PlatformConfig): GrpcOptions {
   const { packages, files } = protoFiles(name);
   const port = config.grpcUrls[name].split(':').pop();
   return {
     transport: Transport.GRPC,
     options: {
-      url: `${config.grpcBindHost}:${port}`,
+      url: `${isIPv6(config.grpcBindHost) ? `[${config.grpcBindHost}]` : config.grpcBindHost}:${port}`,
       package: packages,
       protoPath: files,
       loader: PROTO_LOADER_OPTIONS,
