@@ -3,9 +3,6 @@ import http from 'node:http';
 import net from 'node:net';
 import { Duplex, pipeline } from 'node:stream';
 
-/** A host:port the proxy connects to without the address check (the platform's own pages). */
-export type TrustedHost = string;
-
 /** The header of a refusal's 403, with the reason (PageBrowser names it when a navigation is refused). */
 export const REFUSED_HEADER = 'x-outbound-refused';
 
@@ -13,7 +10,7 @@ export const REFUSED_HEADER = 'x-outbound-refused';
 const CONNECT_TIMEOUT_MS = 30_000;
 
 /** The `host:port` of an origin, with the scheme's default port (what a CONNECT line names). */
-export function hostPortOf(origin: string): TrustedHost {
+export function hostPortOf(origin: string): string {
   const url = new URL(origin);
   const port = url.port || (url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80');
   return `${url.hostname.toLowerCase()}:${port}`;
@@ -38,7 +35,8 @@ export class GuardedProxy {
 
   private constructor(
     private readonly guard: OutboundGuard,
-    private readonly trusted: ReadonlySet<TrustedHost>,
+    /** host:port the proxy connects to without the address check (the platform's own pages). */
+    private readonly trusted: ReadonlySet<string>,
     private readonly log: (line: string) => void,
   ) {
     this.server = http.createServer((req, res) => void this.forward(req, res));
@@ -70,10 +68,9 @@ export class GuardedProxy {
 
   /** Where a connection to `host:port` may go: the address to dial, a refusal, or why the name has no address. */
   private async destination(target: string, host: string, port: number): Promise<Destination> {
-    const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-    if (this.trusted.has(`${host.toLowerCase()}:${port}`)) return { address: bare };
+    if (this.trusted.has(`${host.toLowerCase()}:${port}`)) return { address: host.replace(/^\[|\]$/g, '') };
     try {
-      return { address: (await this.guard.resolve(bare)).address };
+      return { address: (await this.guard.resolve(host)).address };
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       this.log(`${err instanceof OutboundRefusedError ? 'refused' : 'could not resolve'} ${target}: ${why}`);

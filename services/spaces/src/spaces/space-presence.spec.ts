@@ -28,21 +28,24 @@ describe('SpacePresence', () => {
     const stopped: string[] = [];
     const broadcasts = { stopAll: async (id: string) => void stopped.push(id) } as unknown as BroadcastsService;
     const config = { spaces: { emptyGraceMs } } as unknown as PlatformConfig;
-    return { states, stopped, presence: new SpacePresence(states as unknown as SpaceStates, broadcasts, config) };
+    const presence = new SpacePresence(states as unknown as SpaceStates, broadcasts, config);
+    let count = 0;
+    /** The room's count becomes `n`; `told` says whether presence hears of it (else a change not yet handled). */
+    const become = async (n: number, told = true) => {
+      count = n;
+      if (told) await presence.changed('s1', () => count);
+    };
+    return { states, stopped, presence, become };
   };
 
   it('makes the space active on the first participant and idle when the count is back to 0, stopping its broadcasts then', async () => {
-    const { states, stopped, presence } = setup();
-    let count = 1;
-    await presence.changed('s1', () => count);
-    count = 2;
-    await presence.changed('s1', () => count);
+    const { states, stopped, become } = setup();
+    await become(1);
+    await become(2);
     expect(states.log).toEqual(['s1 active']);
-    count = 1;
-    await presence.changed('s1', () => count);
+    await become(1);
     expect(stopped).toEqual([]);
-    count = 0;
-    await presence.changed('s1', () => count);
+    await become(0);
     expect(states.log).toEqual(['s1 active', 's1 idle']);
     expect(stopped).toEqual(['s1']);
   });
@@ -73,12 +76,16 @@ describe('SpacePresence', () => {
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
 
+    /** A space whose one participant joined and has just left: its grace (10 s) is running. */
+    const justEmptied = async () => {
+      const space = setup(10_000);
+      await space.become(1);
+      await space.become(0);
+      return space;
+    };
+
     it('goes idle only once the room has stayed empty for the grace, then stops the broadcasts', async () => {
-      const { states, stopped, presence } = setup(10_000);
-      let count = 1;
-      await presence.changed('s1', () => count);
-      count = 0;
-      await presence.changed('s1', () => count);
+      const { states, stopped } = await justEmptied();
       await jest.advanceTimersByTimeAsync(9_999);
       expect(states.log).toEqual(['s1 active']);
       await jest.advanceTimersByTimeAsync(1);
@@ -87,41 +94,28 @@ describe('SpacePresence', () => {
     });
 
     it('keeps the session when someone is back within the grace (a reload of the last page), counting the grace anew after', async () => {
-      const { states, stopped, presence } = setup(10_000);
-      let count = 1;
-      await presence.changed('s1', () => count);
-      count = 0;
-      await presence.changed('s1', () => count);
+      const { states, stopped, become } = await justEmptied();
       await jest.advanceTimersByTimeAsync(6_000);
-      count = 1;
-      await presence.changed('s1', () => count);
+      await become(1);
       await jest.advanceTimersByTimeAsync(20_000);
       expect(states.log).toEqual(['s1 active']);
-      count = 0;
-      await presence.changed('s1', () => count);
-      await presence.changed('s1', () => count); // a second leave does not restart the grace
-      await jest.advanceTimersByTimeAsync(10_000);
+      await become(0);
+      await jest.advanceTimersByTimeAsync(5_000);
+      await become(0); // a second leave does not restart the grace
+      await jest.advanceTimersByTimeAsync(5_000);
       expect(states.log).toEqual(['s1 active', 's1 idle']);
       expect(stopped).toEqual(['s1']);
     });
 
     it('reads the count when the grace ends: someone there then (not yet told) keeps it active', async () => {
-      const { states, presence } = setup(10_000);
-      let count = 1;
-      await presence.changed('s1', () => count);
-      count = 0;
-      await presence.changed('s1', () => count);
-      count = 1;
+      const { states, become } = await justEmptied();
+      await become(1, false);
       await jest.advanceTimersByTimeAsync(10_000);
       expect(states.status).toBe('active');
     });
 
     it('drops the waiting spaces on shutdown (the next start makes them idle)', async () => {
-      const { states, presence } = setup(10_000);
-      let count = 1;
-      await presence.changed('s1', () => count);
-      count = 0;
-      await presence.changed('s1', () => count);
+      const { states, presence } = await justEmptied();
       presence.onModuleDestroy();
       await jest.advanceTimersByTimeAsync(10_000);
       expect(states.status).toBe('active');
