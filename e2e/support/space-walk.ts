@@ -38,6 +38,8 @@ export async function walkSpace(mux: Mux, states: ObjectStates): Promise<void> {
   await states.until(id, (b) => b?.status === 'idle', 30_000);
   await api('DELETE', `/video/v1/spaces/${id}/broadcasts/${broadcastId}`);
   await states.until(broadcastId, gone);
+  // the space without it is the state its deleted event carries: seen by GET before the delete, not racing it
+  await states.until(id, (b) => (b?.broadcasts as unknown[] | undefined)?.length === 0);
   await api('DELETE', `/video/v1/spaces/${id}`);
   await states.until(id, gone);
   await mux.system.signingKeys.delete(key.id);
