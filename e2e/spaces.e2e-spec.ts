@@ -105,7 +105,7 @@ inOneRun('spaces (spec 2.10, 4.10)', () => {
     expect((await api('DELETE', `/video/v1/spaces/${space.id}`)).status).toBe(204);
     expect((await api('GET', `/video/v1/spaces/${space.id}`)).status).toBe(404);
 
-    await until('the webhooks', async () => (hooksOf(space.id).length >= 2 && hooksOf(broadcastId).length >= 2 ? true : undefined), poll(20_000));
+    await until('the webhooks', async () => hooksOf(space.id).length >= 2 && hooksOf(broadcastId).length >= 2, poll(20_000));
     expect(hooksOf(space.id).map((h) => [bodyOf(h).type, bodyOf(h).data.passthrough])).toEqual([
       ['video.space.created', 'sp-1'],
       ['video.space.deleted', 'sp-1'],
@@ -180,20 +180,16 @@ inOneRun('spaces (spec 2.10, 4.10)', () => {
 
       // everyone leaves: the space goes idle (after the empty grace), its broadcast stops and its live stream is completed
       await participants.close();
-      await until('the space idle', async () => ((await getSpace(spaceId)).status === 'idle' ? true : undefined), poll(45_000));
+      await until('the space idle', async () => (await getSpace(spaceId)).status === 'idle', poll(45_000));
       expect((await getSpace(spaceId)).active_session_id).toBeUndefined();
-      await until('its broadcast stopped', async () => ((await getSpace(spaceId)).broadcasts[0].status === 'idle' ? true : undefined), poll(30_000));
-      await until(
-        'the live stream idle',
-        async () => ((await mux.video.liveStreams.retrieve(speaker.streamId)).status === 'idle' ? true : undefined),
-        poll(30_000),
-      );
+      await until('its broadcast stopped', async () => (await getSpace(spaceId)).broadcasts[0].status === 'idle', poll(30_000));
+      await until('the live stream idle', async () => (await mux.video.liveStreams.retrieve(speaker.streamId)).status === 'idle', poll(30_000));
 
       // the space's and the broadcast's events are keyed apart, so neither waits for the other on the way to us
       const delivered = (id: string, type: string) => hooksOf(id).some((h) => bodyOf(h).type === type);
       await until(
         'the idle webhooks',
-        async () => (delivered(spaceId, 'video.space.idle') && delivered(speaker.broadcastId, 'video.space.broadcast.idle') ? true : undefined),
+        async () => delivered(spaceId, 'video.space.idle') && delivered(speaker.broadcastId, 'video.space.broadcast.idle'),
         poll(20_000),
       );
       const spaceHooks = hooksOf(spaceId).map(bodyOf);
@@ -216,11 +212,7 @@ inOneRun('spaces (spec 2.10, 4.10)', () => {
       expect((await api('POST', `/video/v1/spaces/${id}/broadcasts/${previous.id}/stop`)).body).toEqual({ data: {} });
       // stop answers once the broadcast is idle and its stream completed
       expect((await api('GET', `/video/v1/spaces/${id}/broadcasts/${previous.id}`)).body.data.status).toBe('idle');
-      await until(
-        'the previous stream idle',
-        async () => ((await mux.video.liveStreams.retrieve(previous.live_stream_id)).status === 'idle' ? true : undefined),
-        poll(30_000),
-      );
+      await until('the previous stream idle', async () => (await mux.video.liveStreams.retrieve(previous.live_stream_id)).status === 'idle', poll(30_000));
       expect((await api('DELETE', `/video/v1/spaces/${id}/broadcasts/${previous.id}`)).status).toBe(204);
       const stream = await liveStream();
       const added = await api('POST', `/video/v1/spaces/${id}/broadcasts`, {
@@ -249,7 +241,7 @@ inOneRun('spaces (spec 2.10, 4.10)', () => {
     const started = await api('POST', `/video/v1/spaces/${spaceId}/broadcasts/${broadcastId}/start`);
     expect({ status: started.status, body: started.body }).toEqual({ status: 200, body: { data: {} } });
     expect((await api('GET', `/video/v1/spaces/${spaceId}/broadcasts/${broadcastId}`)).body.data.status).toBe('active');
-    await until('the live stream active', async () => ((await mux.video.liveStreams.retrieve(stream.id)).status === 'active' ? true : undefined), poll());
+    await until('the live stream active', async () => (await mux.video.liveStreams.retrieve(stream.id)).status === 'active', poll());
     const segments = new LiveSegments(stream.playback_ids![0].id, dir);
     const frames: Colour[][] = [];
     let toneLevel = -200;

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { ffmpegPath } = require('./bench-live');
+const { ffmpegPath } = require('./bench-support');
 const { openLoop, formatRun } = require('./bench-load');
 
 const CACHE = path.join(__dirname, '..', '.cache', 'bench-api');

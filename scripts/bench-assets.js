@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
+const { statOf } = require('./bench-support');
 
 function serve(file) {
   const server = http.createServer((req, res) => {
@@ -15,12 +16,6 @@ function serve(file) {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/${path.basename(file)}`, close: () => server.close() })),
   );
-}
-
-/** CPU seconds the platform process and its reaped children (ffmpeg, ffprobe) have used: utime, stime, cutime, cstime. */
-function cpuSeconds(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
 }
 
 async function readyAfter(json, body) {
@@ -55,8 +50,8 @@ async function waitForLadder(dataDir) {
 
 const signal = (pids, name) => pids.forEach((pid) => process.kill(pid, name));
 /** Whether every process is stopped (state T in /proc/<pid>/stat). */
-const stopped = (pids) => pids.every((pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('T'));
+const stopped = (pids) => pids.every((pid) => statOf(pid)?.[0] === 'T');
 /** The machine's load average: figures taken beside other work are not comparable. */
 const load = () => `  [load ${os.loadavg()[0].toFixed(1)}]`;
 
-module.exports = { cpuSeconds, ladderEncodes, load, readyAfter, serve, signal, stopped, waitForLadder };
+module.exports = { ladderEncodes, load, readyAfter, serve, signal, stopped, waitForLadder };

@@ -8,7 +8,8 @@ const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { ffmpegPath, median } = require('./bench-live');
+const { ffmpegPath } = require('./bench-support');
+const { median } = require('./bench-live');
 
 const ROOT = path.resolve(__dirname, '..');
 const SPEECH = path.join(ROOT, 'scripts/infra/speech.sh');

@@ -5,7 +5,8 @@
 // is timed with that encode running, as a busy worker would make it.
 'use strict';
 
-const { cpuSeconds, load, readyAfter, serve, signal, stopped, waitForLadder } = require('./bench-assets');
+const { load, readyAfter, serve, signal, stopped, waitForLadder } = require('./bench-assets');
+const { cpuSecondsWithChildren } = require('./bench-support');
 
 const CLIP_SECONDS = 10;
 const STARTS = [100, 300.5, 451.25];
@@ -28,7 +29,7 @@ async function benchClips({ json, dataDir, pid }, { files }) {
     const cpu = [];
     for (const start of STARTS) {
       await new Promise((r) => setTimeout(r, 1000)); // the previous clip's stray work (its remux's children) done
-      const cpuBefore = cpuSeconds(pid);
+      const cpuBefore = cpuSecondsWithChildren(pid);
       const clip = await readyAfter(json, {
         inputs: [{ url: `mux://assets/${source.asset.id}`, start_time: start, end_time: start + CLIP_SECONDS }],
         playback_policies: ['public'],
@@ -36,7 +37,7 @@ async function benchClips({ json, dataDir, pid }, { files }) {
       made.push(clip.asset.id);
       if (Math.abs(clip.asset.duration - CLIP_SECONDS) > 0.1) throw new Error(`clip ${clip.asset.id} lasts ${clip.asset.duration} s`);
       runs.push(clip.ms);
-      cpu.push(cpuSeconds(pid) - cpuBefore);
+      cpu.push(cpuSecondsWithChildren(pid) - cpuBefore);
     }
     const sorted = [...runs].sort((a, b) => a - b);
     console.log(

@@ -9,7 +9,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { load, readyAfter, serve, signal, stopped, waitForLadder } = require('./bench-assets');
-const { ffmpegPath } = require('./bench-media');
+const { ffmpegPath } = require('./bench-support');
 
 const ROOT = path.resolve(__dirname, '..');
 const CACHE = path.join(ROOT, '.cache', 'bench-media');

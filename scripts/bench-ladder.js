@@ -10,15 +10,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..');
+const { ROOT, TICKS, ffmpegPath, ticksOf } = require('./bench-support');
 const CACHE = path.join(ROOT, '.cache', 'bench-media');
 const DIST = path.join(ROOT, 'services/live/dist/ingest/media');
 const SECONDS = Number(process.env.BENCH_LADDER_SECONDS ?? 20);
-const TICKS = 100; // clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK on Linux)
-
-function ffmpegPath() {
-  return process.env.FFMPEG_PATH || execFileSync('bash', [path.join(ROOT, 'scripts/infra/ffmpeg.sh'), 'ffmpeg'], { encoding: 'utf8' }).trim();
-}
 
 /** 40 s of WxH 30 fps H.264 (GOP 2 s, as OBS's default) + AAC, cached. */
 function source(width, height) {
@@ -34,11 +29,6 @@ function source(width, height) {
   ]);
   return file;
 }
-
-const cpuTicks = (pid) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime, stime
-};
 
 /** One session's ffmpeg for SECONDS: its CPU (cores) and speed (media seconds per wall second). */
 function session(file, mode, height, workDir) {
@@ -67,13 +57,8 @@ function session(file, mode, height, workDir) {
     child.stderr.on('data', (chunk) => (errors += chunk));
     const started = performance.now();
     let ticks = 0;
-    const sampler = setInterval(() => {
-      try {
-        ticks = cpuTicks(child.pid);
-      } catch {
-        // exited between samples
-      }
-    }, 250);
+    // the last sample before the exit (a process gone reads 0)
+    const sampler = setInterval(() => (ticks = Math.max(ticks, ticksOf(child.pid))), 250);
     child.on('exit', (code) => {
       clearInterval(sampler);
       const wall = (performance.now() - started) / 1000;

@@ -15,7 +15,7 @@ const path = require('node:path');
 const { barcodeFilter, readBarcodes } = require('../libs/testing/src/frame-barcode');
 const { glassToGlass, launchChromium, MEASURE_S, servePlayer } = require('./bench-glass');
 
-const ROOT = path.resolve(__dirname, '..');
+const { ROOT, ffmpegPath } = require('./bench-support');
 const CACHE = path.join(ROOT, '.cache', 'bench-media');
 const SEGMENT = { standard: 4, reduced: 2, low: 1 };
 /** The latency modes `npm run bench -- glass [low|reduced|standard…]` measures: those named, or all. */
@@ -25,10 +25,6 @@ const glassModes = () => {
 };
 /** Rounds of the concurrency figure, until one falls behind. */
 const STREAM_COUNTS = [4, 8, 16, 32, 40, 48, 64, 96];
-
-function ffmpegPath() {
-  return process.env.FFMPEG_PATH || execFileSync('bash', [path.join(ROOT, 'scripts/infra/ffmpeg.sh'), 'ffmpeg'], { encoding: 'utf8' }).trim();
-}
 
 /** 60 s of 720p30 H.264 (GOP 1 s) + AAC, pushed with stream copy by the concurrency figure. */
 function prepareLiveSource() {
@@ -246,4 +242,4 @@ async function benchLive({ json, streamUrl, rtmpPort }, source) {
   console.log(`concurrent 720p streams ingested in real time: ${best}${best === STREAM_COUNTS[STREAM_COUNTS.length - 1] ? ' or more' : ''}`);
 }
 
-module.exports = { benchGlass, benchLive, prepareLiveSource, ffmpegPath, median, push, burntAge, BARCODE };
+module.exports = { benchGlass, benchLive, prepareLiveSource, median, push, burntAge, BARCODE };

@@ -11,12 +11,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { serve } = require('./bench-assets');
 
-const ROOT = path.resolve(__dirname, '..');
+const { ROOT, ffmpegPath } = require('./bench-support');
 const CACHE = path.join(ROOT, '.cache', 'bench-media');
-
-function ffmpegPath() {
-  return process.env.FFMPEG_PATH || execFileSync('bash', [path.join(ROOT, 'scripts/infra/ffmpeg.sh'), 'ffmpeg'], { encoding: 'utf8' }).trim();
-}
 
 /** A 1080p30 H.264 (GOP 2 s) + AAC stereo MP4 with the moov atom first, as a web upload usually is. */
 function sourceFile(ffmpeg, seconds) {
@@ -196,4 +192,4 @@ async function benchMedia(platform, { ffmpeg, files }) {
   }
 }
 
-module.exports = { benchMedia, prepareMediaSources, ffmpegPath, sourceFile };
+module.exports = { benchMedia, prepareMediaSources, sourceFile };

@@ -90,7 +90,8 @@ async function benchStaticRenditions({ json, streamUrl }, { ffmpeg, files }) {
 
 /** The 60 s source alone (`npm run bench -- mp4` runs only this part), generated once like the media part's. */
 function prepareStaticRenditionsSource() {
-  const { ffmpegPath, sourceFile } = require('./bench-media');
+  const { ffmpegPath } = require('./bench-support');
+  const { sourceFile } = require('./bench-media');
   const ffmpeg = ffmpegPath();
   return { ffmpeg, files: { 60: sourceFile(ffmpeg, 60) } };
 }

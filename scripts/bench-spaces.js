@@ -18,7 +18,7 @@ const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ROOT, tool, sleep, freePort, groupPids, treePids, childrenOf, cpuSeconds, rssSumMiB } = require('./bench-support');
+const { ROOT, tool, ffmpegPath, sleep, waitFor, freePort, groupPids, treePids, childrenOf, cpuSeconds, rssSumMiB } = require('./bench-support');
 
 const COUNTS = (process.env.BENCH_SPACES_PARTICIPANTS ?? process.argv.find((a) => /^\d+(,\d+)*$/.test(a)) ?? '2,4,6,8').split(',').map(Number);
 const RATE_SECONDS = Number(process.env.BENCH_SPACES_SECONDS ?? 10);
@@ -35,23 +35,6 @@ const near = (actual, expected) => !!actual && expected.every((value, i) => Math
 const TESTING = path.join(ROOT, 'services/spaces/src/realtime/testing');
 const TEST_PARTICIPANT = fs.readFileSync(path.join(TESTING, 'test-participant.mjs'), 'utf8');
 const CHROMIUM_ARGS = require(path.join(TESTING, 'chromium-args.json')).args;
-
-async function waitFor(what, probe, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
-
-/** Test tokens are `space:participant` or `space:participant:hidden` (as the int-spec's). */
-function verifyToken(token) {
-  const [spaceId, participantId, hidden, extra] = token.split(':');
-  if (!spaceId || !participantId || extra !== undefined || (hidden !== undefined && hidden !== 'hidden')) throw new Error('bad test token');
-  return Promise.resolve({ spaceId, participantId, hidden: hidden === 'hidden' });
-}
 
 /** N pages of `space` publishing, opened at once; resolves once every page decodes every other's colour (or at the timeout). */
 async function openParticipants(browser, base, space, n) {
@@ -185,12 +168,13 @@ async function measureBroadcast(context) {
 
 async function benchSpaces() {
   const { RealtimeServer } = require(path.join(ROOT, 'services/spaces/dist/realtime'));
+  const { verifyTestToken } = require(path.join(ROOT, 'services/spaces/dist/realtime/testing/test-tokens'));
   const { chromium } = require('playwright-core');
   tool('capture.sh');
   const chromiumPath = tool('chromium.sh');
-  const ffmpeg = process.env.FFMPEG_PATH || tool('ffmpeg.sh');
+  const ffmpeg = ffmpegPath();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-spaces-'));
-  const server = new RealtimeServer({ host: '127.0.0.1', port: await freePort(), verifyToken }); // the default 30 s leave grace
+  const server = new RealtimeServer({ host: '127.0.0.1', port: await freePort(), verifyToken: verifyTestToken }); // the default 30 s leave grace
   const { port } = await server.listen();
   const base = `http://127.0.0.1:${port}`;
   const before = new Set(childrenOf(process.pid).map((c) => c.pid));

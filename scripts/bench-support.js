@@ -11,7 +11,19 @@ const TICKS = 100; // clock ticks per second of /proc/<pid>/stat
 
 /** The path a scripts/infra tool prints (chromium.sh, ffmpeg.sh), installing it first if needed. */
 const tool = (script) => execFileSync('bash', [path.join(ROOT, 'scripts/infra', script)], { encoding: 'utf8' }).trim();
+/** ffmpeg (FFMPEG_PATH, or installed by scripts/infra/ffmpeg.sh). */
+const ffmpegPath = () => tool('ffmpeg.sh');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Polls `probe` every `intervalMs` until it returns something other than undefined, and resolves with it. */
+async function waitFor(what, probe, timeoutMs, intervalMs = 250) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
 const freePort = () =>
   new Promise((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
@@ -20,18 +32,23 @@ const freePort = () =>
     });
   });
 
-/** Every process's fields after its command name in /proc/<pid>/stat (state is [0], ppid [1], pgid [2]), and the name. */
+/** A process's fields after its command name in /proc/<pid>/stat (state is [0], ppid [1], pgid [2]), and the name; undefined once gone. */
+function statOf(pid) {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const end = text.lastIndexOf(') ');
+    return Object.assign(text.slice(end + 2).split(' '), { comm: text.slice(text.indexOf('(') + 1, end) });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every process's stat fields, by pid. */
 function allStats() {
   const stats = new Map();
   for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const end = text.lastIndexOf(') ');
-      stats.set(Number(entry), Object.assign(text.slice(end + 2).split(' '), { comm: text.slice(text.indexOf('(') + 1, end) }));
-    } catch {
-      // gone meanwhile
-    }
+    const fields = /^\d+$/.test(entry) ? statOf(entry) : undefined;
+    if (fields) stats.set(Number(entry), fields);
   }
   return stats;
 }
@@ -51,14 +68,10 @@ function treePids(root) {
 /** The direct children of `ppid`, with their command names. */
 const childrenOf = (ppid) => [...allStats()].filter(([, fields]) => Number(fields[1]) === ppid).map(([pid, fields]) => ({ pid, comm: fields.comm }));
 
+/** User + system clock ticks a process has used (utime, stime); 0 once gone. */
 const ticksOf = (pid) => {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(') ') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
+  const fields = statOf(pid);
+  return fields ? Number(fields[11]) + Number(fields[12]) : 0;
 };
 const rssMiB = (pid) => {
   try {
@@ -69,7 +82,26 @@ const rssMiB = (pid) => {
 };
 /** User + system CPU seconds of some processes (those alive now). */
 const cpuSeconds = (pids) => pids.reduce((sum, pid) => sum + ticksOf(pid), 0) / TICKS;
+/** CPU seconds a process and its reaped children (ffmpeg, ffprobe) have used: utime, stime, cutime, cstime; 0 once gone. */
+const cpuSecondsWithChildren = (pid) => (statOf(pid)?.slice(11, 15) ?? []).reduce((sum, ticks) => sum + Number(ticks), 0) / TICKS;
 /** Resident memory summed over some processes (shared pages count once per process: an upper bound). */
 const rssSumMiB = (pids) => pids.reduce((sum, pid) => sum + rssMiB(pid), 0);
 
-module.exports = { ROOT, TICKS, tool, sleep, freePort, groupPids, treePids, childrenOf, ticksOf, rssMiB, cpuSeconds, rssSumMiB };
+module.exports = {
+  ROOT,
+  TICKS,
+  statOf,
+  tool,
+  ffmpegPath,
+  sleep,
+  waitFor,
+  freePort,
+  groupPids,
+  treePids,
+  childrenOf,
+  ticksOf,
+  rssMiB,
+  cpuSeconds,
+  cpuSecondsWithChildren,
+  rssSumMiB,
+};

@@ -6,8 +6,8 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
+const { ROOT, rssMiB } = require('./bench-support');
 
-const ROOT = path.resolve(__dirname, '..');
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 const SOURCE = path.join(ROOT, '.cache', 'bench', 'upload-2gib.bin');
@@ -22,16 +22,12 @@ function prepareUploadSource() {
   return SOURCE;
 }
 
-function rssMiB(pid) {
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
-}
-
 /** Samples the process's resident memory every 50 ms while `work` runs; returns the work's result, seconds and the peak. */
 async function measured(pid, work) {
   // Each figure starts with no dirty pages of the one before being written back under it.
   execFileSync('sync');
-  let peak = rssMiB(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 50);
+  let peak = Math.round(rssMiB(pid));
+  const timer = setInterval(() => (peak = Math.max(peak, Math.round(rssMiB(pid)))), 50);
   const t0 = performance.now();
   try {
     const result = await work();
@@ -91,7 +87,7 @@ async function benchUploads({ json, pid, dataDir }) {
   );
   const ratios = (seconds) => `ratio to cp ${(seconds / plain.seconds).toFixed(2)}, to dd ${(seconds / streamed.seconds).toFixed(2)}`;
 
-  const before = rssMiB(pid);
+  const before = Math.round(rssMiB(pid));
   const single = await createUpload(json);
   const one = await measured(pid, () => putRange(single.url, file, 0, size - 1, {}));
   if (one.result !== 200) throw new Error(`single PUT answered ${one.result}`);
@@ -102,7 +98,7 @@ async function benchUploads({ json, pid, dataDir }) {
   await settled(json, single.id);
   const chunked = await createUpload(json);
   const chunk = 32 * MiB;
-  const beforeChunks = rssMiB(pid);
+  const beforeChunks = Math.round(rssMiB(pid));
   const many = await measured(pid, async () => {
     let last;
     for (let start = 0; start < size; start += chunk) {

@@ -9,7 +9,7 @@
 const { spawn } = require('node:child_process');
 const http = require('node:http');
 const path = require('node:path');
-const { ROOT, TICKS, tool, freePort, groupPids, ticksOf, rssMiB } = require('./bench-support');
+const { ROOT, tool, ffmpegPath, sleep, freePort, groupPids, cpuSeconds, rssSumMiB } = require('./bench-support');
 
 const SECONDS = Number(process.env.BENCH_WEB_INPUT_SECONDS ?? 20);
 const FPS = Number(process.env.CAPTURE_FPS ?? 30);
@@ -38,7 +38,7 @@ async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
       stdio: ['ignore', 'pipe', 'ignore'],
     },
   );
-  await new Promise((r) => setTimeout(r, 500));
+  await sleep(500);
   let firstFrameAt;
   receiver.stdout.on('data', (c) => {
     if (firstFrameAt === undefined && /frame=[1-9]/.test(c.toString())) firstFrameAt = Date.now();
@@ -63,23 +63,19 @@ async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
       if (report.type === 'ended') ended = report;
     },
   );
-  while (firstFrameAt === undefined && !ended && Date.now() - launchedAt < 60_000) await new Promise((r) => setTimeout(r, 20));
+  while (firstFrameAt === undefined && !ended && Date.now() - launchedAt < 60_000) await sleep(20);
   if (firstFrameAt === undefined) throw new Error(`no frame arrived: ${JSON.stringify(ended)}`);
-  await new Promise((r) => setTimeout(r, 3000)); // past the page's start
+  await sleep(3000); // past the page's start
   const groups = launcher.processGroups(jobId); // the worker's, and Chromium's (playwright starts it detached)
   const pids = () => groups.flatMap(groupPids);
-  const ticks = () => pids().reduce((sum, pid) => sum + ticksOf(pid), 0);
-  const startTicks = ticks();
+  const startCpu = cpuSeconds(pids());
   const startWall = Date.now();
   let peakRss = 0;
   while (Date.now() - startWall < SECONDS * 1000) {
-    await new Promise((r) => setTimeout(r, 1000));
-    peakRss = Math.max(
-      peakRss,
-      pids().reduce((sum, pid) => sum + rssMiB(pid), 0),
-    );
+    await sleep(1000);
+    peakRss = Math.max(peakRss, rssSumMiB(pids()));
   }
-  const cpu = (ticks() - startTicks) / TICKS / ((Date.now() - startWall) / 1000);
+  const cpu = (cpuSeconds(pids()) - startCpu) / ((Date.now() - startWall) / 1000);
   await launcher.stop(jobId);
   receiver.kill('SIGKILL');
   return { firstFrameSeconds: (firstFrameAt - launchedAt) / 1000, cpu, peakRss };
@@ -89,7 +85,7 @@ async function benchWebInputs() {
   const { LocalProcessLauncher } = require(path.join(ROOT, 'libs/capture/dist'));
   tool('capture.sh');
   const chromiumPath = tool('chromium.sh');
-  const ffmpeg = process.env.FFMPEG_PATH || tool('ffmpeg.sh');
+  const ffmpeg = ffmpegPath();
   const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const pageUrl = `http://127.0.0.1:${server.address().port}/`;

@@ -75,7 +75,7 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
         async () => {
           const got = await admin.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata?.name}`);
           const conditions = (got.body.status?.conditions ?? []) as Array<{ type: string; status: string }>;
-          return conditions.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+          return conditions.some((c) => c.type === 'Established' && c.status === 'True');
         },
         { timeoutMs: 30_000, intervalMs: 200 },
       );
@@ -185,7 +185,7 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
         'the launched Pod running on the kwok node',
         async () => {
           const got = await launcher.get(`${ns('api/v1/namespaces/NS/pods')}/capture-probe`);
-          return got.body.status?.phase === 'Running' ? true : undefined;
+          return got.body.status?.phase === 'Running';
         },
         { timeoutMs: 30_000, intervalMs: 200 },
       );
@@ -224,7 +224,7 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
       for (const kind of Object.keys(COLLECTIONS)) left[kind] = names(await items(COLLECTIONS[kind]));
       expect(left).toEqual(Object.fromEntries(Object.keys(COLLECTIONS).map((k) => [k, []])));
       // the Pods go after their ReplicaSets, through the controller-manager's garbage collector
-      await until('the Pods garbage-collected', async () => ((await items('api/v1/namespaces/NS/pods')).length === 0 ? true : undefined), {
+      await until('the Pods garbage-collected', async () => (await items('api/v1/namespaces/NS/pods')).length === 0, {
         timeoutMs: 60_000,
         intervalMs: 200,
       });

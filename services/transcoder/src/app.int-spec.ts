@@ -149,7 +149,9 @@ describe('transcoder service', () => {
       databaseUrl: db.url,
       grpcUrls: { ...base.grpcUrls, assets: `127.0.0.1:${await freePort()}`, transcoder: `127.0.0.1:${await freePort()}` },
       media: { ...base.media, ffmpegPath: tool('ffmpeg'), ffprobePath: tool('ffprobe') },
-      transcoder: { concurrency: 1, ingestConcurrency: 2, taskConcurrency: 1, leaseSeconds: 10, maxAttempts: 3, pollMs: 200 },
+      // a lease far longer than any test here: a slow renewal on a busy machine never hands a job to a second attempt,
+      // and the restart below is seen to take its job back at once, not after the lease
+      transcoder: { concurrency: 1, ingestConcurrency: 2, taskConcurrency: 1, leaseSeconds: 120, maxAttempts: 3, pollMs: 200 },
     };
     fakeAssetsServer = await NestFactory.createMicroservice(FakeAssetsModule, { ...grpcServerOptions('assets', config), logger: false });
     fakeAssetsServer.useGlobalFilters(new GrpcExceptionFilter());

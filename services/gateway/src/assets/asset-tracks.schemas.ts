@@ -1,7 +1,7 @@
-import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, MAX_PASSTHROUGH_LENGTH } from '@platform/api-rules';
+import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN } from '@platform/api-rules';
 import { trackSchema } from '@platform/api-shapes';
 import { z } from 'zod';
-import { text } from '../validation/text';
+import { passthroughText, text } from '../validation/text';
 import { dataOf } from '../wire/wire';
 import { generatedSubtitleSettings } from './assets.schemas';
 
@@ -17,7 +17,7 @@ export const createTrackBody = z
     language_code: z.string().regex(LANGUAGE_CODE_PATTERN, { error: 'must be a BCP 47 language code such as "en" or "es-MX"' }),
     name: text(255).optional().meta({ description: 'Unique among the asset’s text (or audio) tracks; default: the language’s name' }),
     closed_captions: z.boolean().optional().meta({ description: 'Text tracks: subtitles for the deaf and hard of hearing (SDH)' }),
-    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
+    passthrough: passthroughText.optional(),
   })
   .strict();
 

@@ -1,4 +1,4 @@
-import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, MAX_PASSTHROUGH_LENGTH } from '@platform/api-rules';
+import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN } from '@platform/api-rules';
 import {
   assetSchema,
   ENCODING_TIERS,
@@ -11,7 +11,7 @@ import {
   VIDEO_QUALITIES,
 } from '@platform/api-shapes';
 import { z } from 'zod';
-import { text } from '../validation/text';
+import { passthroughText, text } from '../validation/text';
 import { pagingQuery } from '../validation/paging';
 import { dataOf } from '../wire/wire';
 
@@ -56,8 +56,6 @@ const inputUrl = z
   .regex(INPUT_URL, { error: 'must be an http or https URL' })
   .meta({ description: 'http(s) URL of a media file (MP4, MOV, MKV, TS, …); a clip: `svc://assets/{asset_id}` (or `mux://…`), first input only' });
 
-const passthrough = text(MAX_PASSTHROUGH_LENGTH);
-
 /** Mux's watermark placement (SDK InputSettings.OverlaySettings); margins and sizes are CSS-like strings (`10%`, `40px`). */
 const overlaySettings = z
   .object({
@@ -75,7 +73,7 @@ export const generatedSubtitleSettings = z
   .object({
     language_code: z.enum(GENERATED_SUBTITLE_LANGUAGES).optional(),
     name: text(255).optional(),
-    passthrough: passthrough.optional(),
+    passthrough: passthroughText.optional(),
   })
   .strict();
 
@@ -99,7 +97,7 @@ export const assetInputSchema = z
     language_code: z.string().regex(LANGUAGE_CODE_PATTERN, { error: 'must be a BCP 47 language code such as "en" or "es-MX"' }).optional(),
     name: text(255).optional(),
     closed_captions: z.boolean().optional(),
-    passthrough: passthrough.optional(),
+    passthrough: passthroughText.optional(),
   })
   .strict();
 
@@ -126,7 +124,7 @@ const assetMetadata = z
   .strict();
 
 /** SDK 15 CreateStaticRenditionRequest. */
-const staticRenditionRequest = z.object({ resolution: z.enum(STATIC_RENDITION_RESOLUTIONS), passthrough: passthrough.optional() }).strict();
+const staticRenditionRequest = z.object({ resolution: z.enum(STATIC_RENDITION_RESOLUTIONS), passthrough: passthroughText.optional() }).strict();
 
 /** A playback id to create (POST …/playback-ids, and Mux's advanced_playback_policies). Mux's SDK makes `policy` optional: `public` then. */
 const createPlaybackIdFields = z
@@ -143,7 +141,7 @@ export const assetSettingsObject = z
     inputs: inputs.optional(),
     playback_policy: playbackPolicies.optional(),
     playback_policies: playbackPolicies.optional(),
-    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
+    passthrough: passthroughText.optional(),
     max_resolution_tier: z.enum(MAX_RESOLUTION_TIERS).optional().meta({ description: 'Default 1080p' }),
     encoding_tier: z.enum(ENCODING_TIERS).optional().meta({ description: 'Deprecated for video_quality; default smart' }),
     video_quality: z.enum(VIDEO_QUALITIES).optional().meta({ description: 'basic = baseline, plus = smart; default plus' }),
@@ -242,7 +240,7 @@ export const THUMBNAIL_TIME_MAX = 43200;
  */
 export const updateAssetBody = z
   .object({
-    passthrough: passthrough.optional().meta({ description: 'An empty string clears it' }),
+    passthrough: passthroughText.optional().meta({ description: 'An empty string clears it' }),
     meta: assetMetadata.optional(),
     thumbnail_time: z.number().min(0).max(THUMBNAIL_TIME_MAX).optional().meta({
       description:

@@ -1,7 +1,6 @@
-import { MAX_PASSTHROUGH_LENGTH } from '@platform/api-rules';
 import { MASTER_ACCESS, MP4_SUPPORT, STATIC_RENDITION_RESOLUTIONS, staticRenditionSchema } from '@platform/api-shapes';
 import { z } from 'zod';
-import { text } from '../validation/text';
+import { passthroughText } from '../validation/text';
 import { dataOf } from '../wire/wire';
 
 /** PUT …/mp4-support (spec 4.2; Mux's newer options too). */
@@ -25,7 +24,7 @@ export const updateMasterAccessBody = z
 export const createStaticRenditionBody = z
   .object({
     resolution: z.enum(STATIC_RENDITION_RESOLUTIONS),
-    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
+    passthrough: passthroughText.optional(),
   })
   .strict();
 

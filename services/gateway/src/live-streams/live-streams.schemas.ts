@@ -1,13 +1,12 @@
-import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, MAX_PASSTHROUGH_LENGTH, RTMP_URL_PATTERN } from '@platform/api-rules';
+import { HTTP_URL_PATTERN, LANGUAGE_CODE_PATTERN, RTMP_URL_PATTERN } from '@platform/api-rules';
 import { LATENCY_MODES, liveStreamSchema, simulcastTargetSchema } from '@platform/api-shapes';
 import { z } from 'zod';
-import { text } from '../validation/text';
+import { passthroughText, text } from '../validation/text';
 import { assetSettingsObject } from '../assets/assets.schemas';
 import { pagingQuery } from '../validation/paging';
 import { dataOf } from '../wire/wire';
 
 /** The response shapes (live stream, simulcast target) are @platform/api-shapes': the webhooks' data too. */
-const passthrough = text(MAX_PASSTHROUGH_LENGTH);
 const rtmpUrl = z
   .string()
   .regex(RTMP_URL_PATTERN, { error: 'must be an rtmp:// or rtmps:// URL' })
@@ -21,7 +20,7 @@ const slateUrl = z
 export const embeddedSubtitleInput = z
   .object({
     name: text(255).optional(),
-    passthrough: passthrough.optional(),
+    passthrough: passthroughText.optional(),
     language_code: z
       .string()
       .regex(LANGUAGE_CODE_PATTERN, { error: 'must be a BCP 47 language code such as "en" or "es-MX"' })
@@ -37,13 +36,13 @@ const embeddedSubtitles = z.array(embeddedSubtitleInput).max(4);
 export const generatedSubtitleInput = z
   .object({
     name: text(255).optional(),
-    passthrough: passthrough.optional(),
+    passthrough: passthroughText.optional(),
     language_code: z.enum(['en', 'en-US']).optional().meta({ description: 'Default en' }),
     transcription_vocabulary_ids: z.array(z.string()).optional(),
   })
   .strict();
 
-export const simulcastTargetInputSchema = z.object({ passthrough: passthrough.optional(), stream_key: z.string().optional(), url: rtmpUrl }).strict();
+export const simulcastTargetInputSchema = z.object({ passthrough: passthroughText.optional(), stream_key: z.string().optional(), url: rtmpUrl }).strict();
 
 /** new_asset_settings of a live stream: asset settings whose main input has no url (the stream is it). */
 export const liveAssetSettingsBody = assetSettingsObject.superRefine((body, ctx) => {
@@ -71,7 +70,7 @@ export const createLiveStreamBody = z
     reconnect_window: reconnectWindow.optional(),
     use_slate_for_standard_latency: z.boolean().optional(),
     reconnect_slate_url: slateUrl.optional(),
-    passthrough: passthrough.optional(),
+    passthrough: passthroughText.optional(),
     audio_only: z.boolean().optional(),
     embedded_subtitles: embeddedSubtitles.optional(),
     generated_subtitles: z.array(generatedSubtitleInput).max(1).optional(),
@@ -92,7 +91,7 @@ export const createLiveStreamBody = z
 /** PATCH: the spec's subset; an empty reconnect_slate_url clears it, an empty passthrough too. */
 export const updateLiveStreamBody = z
   .object({
-    passthrough: passthrough.optional(),
+    passthrough: passthroughText.optional(),
     latency_mode: z.enum(LATENCY_MODES).optional(),
     reconnect_window: reconnectWindow.optional(),
     use_slate_for_standard_latency: z.boolean().optional(),

@@ -1,15 +1,15 @@
-import { HTTP_URL_PATTERN, MAX_PASSTHROUGH_LENGTH, MAX_URL_LENGTH } from '@platform/api-rules';
+import { HTTP_URL_PATTERN, MAX_URL_LENGTH } from '@platform/api-rules';
 import { BROADCAST_LAYOUTS, BROADCAST_RESOLUTIONS, broadcastSchema, SPACE_TYPES, spaceSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { pagingQuery } from '../validation/paging';
-import { text } from '../validation/text';
+import { passthroughText, text } from '../validation/text';
 import { dataOf, listOf } from '../wire/wire';
 
 /** Spec 4.10 broadcast body; absent fields take the defaults of 2.10 (gallery, 1920x1080). */
 export const broadcastInputBody = z
   .object({
     live_stream_id: text(255).min(1).meta({ description: 'The live stream the space is broadcast to' }),
-    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
+    passthrough: passthroughText.optional(),
     layout: z.enum(BROADCAST_LAYOUTS).optional().meta({ description: 'gallery (default, up to 10 participants), active-speaker or crop' }),
     background: text(MAX_URL_LENGTH)
       .regex(HTTP_URL_PATTERN, { error: 'must be an http or https URL' })
@@ -26,7 +26,7 @@ export const broadcastInputBody = z
 export const createSpaceBody = z
   .object({
     type: z.enum(SPACE_TYPES).optional().meta({ description: 'server (the default and only type: all video travels through the platform)' }),
-    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
+    passthrough: passthroughText.optional(),
     broadcasts: z.array(broadcastInputBody).max(10).optional(),
   })
   .strict();

@@ -1,7 +1,7 @@
-import { MAX_PASSTHROUGH_LENGTH, PHRASE_PATTERN } from '@platform/api-rules';
+import { PHRASE_PATTERN } from '@platform/api-rules';
 import { transcriptionVocabularySchema } from '@platform/api-shapes';
 import { z } from 'zod';
-import { text } from '../validation/text';
+import { passthroughText, text } from '../validation/text';
 import { pagingQuery } from '../validation/paging';
 import { dataOf, listOf } from '../wire/wire';
 
@@ -19,7 +19,7 @@ export const transcriptionVocabularyBody = z
       .min(1)
       .max(MAX_PHRASES)
       .meta({ description: `Words, phrases or proper names to boost; 1 to ${MAX_PHRASES}, each 1 to ${MAX_PHRASE_LENGTH} characters` }),
-    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
+    passthrough: passthroughText.optional(),
   })
   .strict();
 

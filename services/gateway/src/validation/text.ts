@@ -1,4 +1,4 @@
-import { characterCount } from '@platform/api-rules';
+import { characterCount, MAX_PASSTHROUGH_LENGTH } from '@platform/api-rules';
 import { z } from 'zod';
 
 /**
@@ -11,3 +11,6 @@ export function text(max: number) {
     .refine((value) => characterCount(value) <= max, { error: `must be at most ${max} characters` })
     .meta({ maxLength: max });
 }
+
+/** Every resource's `passthrough`: free text of the caller's, at most MAX_PASSTHROUGH_LENGTH characters. */
+export const passthroughText = text(MAX_PASSTHROUGH_LENGTH);

@@ -1,8 +1,8 @@
-import { HTTP_URL_PATTERN, MAX_PASSTHROUGH_LENGTH, MAX_URL_LENGTH } from '@platform/api-rules';
+import { HTTP_URL_PATTERN, MAX_URL_LENGTH } from '@platform/api-rules';
 import { WEB_INPUT_RESOLUTIONS, webInputSchema } from '@platform/api-shapes';
 import { z } from 'zod';
 import { pagingQuery } from '../validation/paging';
-import { text } from '../validation/text';
+import { passthroughText, text } from '../validation/text';
 import { dataOf, listOf } from '../wire/wire';
 
 /** The spec gives no bounds: 1 s to 12 h (the web-inputs service checks the same). */
@@ -18,7 +18,7 @@ export const createWebInputBody = z
     url: pageUrl.meta({ description: 'The page to load' }),
     live_stream_id: text(255).min(1).meta({ description: 'The live stream the page is streamed to' }),
     auto_launch: z.boolean().optional().meta({ description: 'Launch and stream as soon as it is created (default false)' }),
-    passthrough: text(MAX_PASSTHROUGH_LENGTH).optional(),
+    passthrough: passthroughText.optional(),
     resolution: z.enum(WEB_INPUT_RESOLUTIONS).optional().meta({ description: 'The browser viewport (default 1920x1080)' }),
     timeout: z
       .number()

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { until } from '@platform/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { RealtimeServer } from './realtime-server';
-import type { RealtimeIdentity } from './realtime-types';
+import { verifyTestToken } from './testing/test-tokens';
 
 // Three Chromium pages publish a solid colour each (red, green, blue; blue's canvas 4:3, the others
 // 16:9) and page 1 a tone, through the werift SFU; then the compositor page is checked by screenshots.
@@ -18,23 +19,8 @@ const MAGENTA = [255, 0, 255];
 const COLOURS: Record<string, number[]> = { p1: RED, p2: GREEN, p3: BLUE };
 const BACKGROUND = `data:image/svg+xml,${encodeURIComponent("<svg xmlns='http://www.w3.org/2000/svg' width='16' height='9'><rect width='16' height='9' fill='#ff00ff'/></svg>")}`;
 
-/** Test tokens are `space:participant` or `space:participant:hidden`. */
-async function verifyToken(token: string): Promise<RealtimeIdentity> {
-  const [spaceId, participantId, hidden, extra] = token.split(':');
-  if (!spaceId || !participantId || extra !== undefined || (hidden !== undefined && hidden !== 'hidden')) throw new Error('bad test token');
-  return { spaceId, participantId, hidden: hidden === 'hidden' };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (last !== undefined) return last;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** How long the waits below poll, every 200 ms (15 s unless said). */
+const poll = (timeoutMs = 15_000) => ({ timeoutMs, intervalMs: 200 });
 
 const near = (actual: number[] | undefined, expected: number[]) => !!actual && expected.every((value, i) => Math.abs(actual[i] - value) <= 60);
 
@@ -88,7 +74,7 @@ describe('RealtimeServer with Chromium participants', () => {
   beforeAll(async () => {
     server = new RealtimeServer({
       host: '127.0.0.1',
-      verifyToken,
+      verifyToken: verifyTestToken,
       disconnectGraceMs: 5_000,
       listener: {
         onParticipantJoined: (spaceId, participant) => void joined.push(`${spaceId}/${participant.id}${participant.hidden ? ' (hidden)' : ''}`),
@@ -111,7 +97,7 @@ describe('RealtimeServer with Chromium participants', () => {
     for (const [index, id] of ['p1', 'p2', 'p3'].entries()) {
       pages.push(await openParticipant(browser, base, id, COLOURS[id], id === 'p1', id === 'p3' ? 120 : 160));
       // One at a time, so that the join order is known.
-      await waitFor(`${id} joined`, () => (server.visibleCount(SPACE) === index + 1 ? true : undefined));
+      await until(`${id} joined`, () => server.visibleCount(SPACE) === index + 1, poll());
     }
     expect(joined).toEqual([`${SPACE}/p1`, `${SPACE}/p2`, `${SPACE}/p3`]);
     expect(server.participants(SPACE)).toEqual([
@@ -124,15 +110,19 @@ describe('RealtimeServer with Chromium participants', () => {
     for (const [index, page] of pages.entries()) {
       const self = `p${index + 1}`;
       const others = Object.keys(COLOURS).filter((id) => id !== self);
-      const colours = await waitFor(`${self} decoding ${others.join(' and ')}`, async () => {
-        const sampled: Record<string, number[]> = await call(page, 'sampleVideos');
-        return others.every((id) => near(sampled[id], COLOURS[id])) ? sampled : undefined;
-      });
+      const colours = await until(
+        `${self} decoding ${others.join(' and ')}`,
+        async () => {
+          const sampled: Record<string, number[]> = await call(page, 'sampleVideos');
+          return others.every((id) => near(sampled[id], COLOURS[id])) ? sampled : undefined;
+        },
+        poll(),
+      );
       expect(Object.keys(colours).sort()).toEqual(others);
     }
 
-    await waitFor('p1 as the active speaker', () => (server.activeSpeaker(SPACE) === 'p1' ? true : undefined));
-    for (const page of pages) await waitFor('the pages told of p1', async () => ((await page.evaluate('window.speakers.at(-1)')) === 'p1' ? true : undefined));
+    await until('p1 as the active speaker', () => server.activeSpeaker(SPACE) === 'p1', poll());
+    for (const page of pages) await until('the pages told of p1', async () => (await page.evaluate('window.speakers.at(-1)')) === 'p1', poll());
 
     // active-speaker layout: the whole frame is p1's red.
     const speakerView = await openCompositor(browser, base, 'c1', 'active-speaker');
@@ -141,8 +131,10 @@ describe('RealtimeServer with Chromium participants', () => {
       [20, 20],
       [620, 340],
     ];
-    await waitFor('the active-speaker layout showing red', async () =>
-      (await screenshotColours(speakerView, pages[0], corners)).every((c) => near(c, RED)) ? true : undefined,
+    await until(
+      'the active-speaker layout showing red',
+      async () => (await screenshotColours(speakerView, pages[0], corners)).every((c) => near(c, RED)),
+      poll(),
     );
     expect(joined).toContain(`${SPACE}/c1 (hidden)`);
     expect(server.visibleCount(SPACE)).toBe(3);
@@ -151,12 +143,10 @@ describe('RealtimeServer with Chromium participants', () => {
     await call(pages[0], 'setTone', false);
     await call(pages[1], 'setTone', true);
     const switchedAt = Date.now();
-    await waitFor('p2 as the active speaker', () => (server.activeSpeaker(SPACE) === 'p2' ? true : undefined), 8_000);
+    await until('p2 as the active speaker', () => server.activeSpeaker(SPACE) === 'p2', poll(8_000));
     expect(Date.now() - switchedAt).toBeGreaterThanOrEqual(1_500);
-    for (const page of pages) await waitFor('the pages told of p2', async () => ((await page.evaluate('window.speakers.at(-1)')) === 'p2' ? true : undefined));
-    await waitFor('the active-speaker layout showing green', async () =>
-      near((await screenshotColours(speakerView, pages[0], [[320, 180]]))[0], GREEN) ? true : undefined,
-    );
+    for (const page of pages) await until('the pages told of p2', async () => (await page.evaluate('window.speakers.at(-1)')) === 'p2', poll());
+    await until('the active-speaker layout showing green', async () => near((await screenshotColours(speakerView, pages[0], [[320, 180]]))[0], GREEN), poll());
 
     // gallery layout of 3 at 640×360: a 2×2 grid of 320×180 tiles in join order, the fourth cell the
     // background, and background bars beside p3's 4:3 picture (object-fit: contain).
@@ -169,16 +159,12 @@ describe('RealtimeServer with Chromium participants', () => {
       [20, 270],
     ];
     const galleryColours = [RED, GREEN, BLUE, MAGENTA, MAGENTA];
-    await waitFor('the gallery tiles', async () =>
-      (await screenshotColours(gallery, pages[0], points)).every((c, i) => near(c, galleryColours[i])) ? true : undefined,
-    );
+    await until('the gallery tiles', async () => (await screenshotColours(gallery, pages[0], points)).every((c, i) => near(c, galleryColours[i])), poll());
 
     // crop: the same grid, but p3's picture fills its tile (object-fit: cover).
     const crop = await openCompositor(browser, base, 'c3', 'crop');
     const cropColours = [RED, GREEN, BLUE, MAGENTA, BLUE];
-    await waitFor('the crop tiles', async () =>
-      (await screenshotColours(crop, pages[0], points)).every((c, i) => near(c, cropColours[i])) ? true : undefined,
-    );
+    await until('the crop tiles', async () => (await screenshotColours(crop, pages[0], points)).every((c, i) => near(c, cropColours[i])), poll());
 
     // Hidden participants are neither announced to the others nor counted.
     for (const [index, page] of pages.entries()) {
@@ -196,7 +182,7 @@ describe('RealtimeServer with Chromium participants', () => {
     // (2×1 of 320×180, centred vertically).
     await pages[2].close();
     for (const page of pages.slice(0, 2)) {
-      await waitFor('p3 tracks ended', async () => ((await page.evaluate<string[]>('window.endedTracks')).length === 2 ? true : undefined));
+      await until('p3 tracks ended', async () => (await page.evaluate<string[]>('window.endedTracks')).length === 2, poll());
       expect((await page.evaluate<string[]>('window.endedTracks')).sort()).toEqual(['p3 audio', 'p3 video']);
     }
     const twoTiles: [number, number][] = [
@@ -206,13 +192,11 @@ describe('RealtimeServer with Chromium participants', () => {
       [320, 330],
     ];
     const twoTileColours = [RED, GREEN, MAGENTA, MAGENTA];
-    await waitFor('the gallery of two', async () =>
-      (await screenshotColours(gallery, pages[0], twoTiles)).every((c, i) => near(c, twoTileColours[i])) ? true : undefined,
-    );
+    await until('the gallery of two', async () => (await screenshotColours(gallery, pages[0], twoTiles)).every((c, i) => near(c, twoTileColours[i])), poll());
     expect(server.visibleCount(SPACE)).toBe(2);
 
     for (const page of [speakerView, gallery, crop, pages[0], pages[1]]) await page.close();
-    await waitFor('everyone to leave', () => (left.length === 6 ? true : undefined), 10_000);
+    await until('everyone to leave', () => left.length === 6, poll(10_000));
     expect([...left].sort()).toEqual([`${SPACE}/c1 (hidden)`, `${SPACE}/c2 (hidden)`, `${SPACE}/c3 (hidden)`, `${SPACE}/p1`, `${SPACE}/p2`, `${SPACE}/p3`]);
     expect(server.visibleCount(SPACE)).toBe(0);
     expect(server.participants(SPACE)).toEqual([]);

@@ -87,7 +87,7 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
       },
       KUBE_POLL,
     );
-  const gone = (jobId: string) => until(`${jobId}'s Pod deleted`, async () => ((await podsOf(jobId)).length === 0 ? true : undefined), KUBE_POLL);
+  const gone = (jobId: string) => until(`${jobId}'s Pod deleted`, async () => (await podsOf(jobId)).length === 0, KUBE_POLL);
   /** What a kubelet writes when the worker's container ends: the phase, the exit code, the termination message. */
   const kubeletEnds = async (pod: V1Pod, phase: 'Succeeded' | 'Failed', exitCode: number, message: string) => {
     const terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', message, startedAt: new Date(), finishedAt: new Date() };
@@ -179,7 +179,7 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
     const reports = await launch(launcher, id);
     const pod = await running(id);
     await kubeletEnds(pod, phase, exitCode, message);
-    await until('the ended report', () => (reports.length > 0 ? true : undefined), KUBE_POLL);
+    await until('the ended report', () => reports.length > 0, KUBE_POLL);
     await gone(id);
     await wait(1000); // nothing more arrives (the deletion is not a second end)
     expect(reports).toEqual([{ type: 'ended', reason: message, failed }]);
@@ -201,7 +201,7 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
     const reports = await launch(launcher, 'JobDeleted');
     const pod = await running('JobDeleted');
     await core.deleteNamespacedPod({ name: pod.metadata!.name!, namespace });
-    await until('the ended report', () => (reports.length > 0 ? true : undefined), KUBE_POLL);
+    await until('the ended report', () => reports.length > 0, KUBE_POLL);
     expect(reports).toEqual([{ type: 'ended', reason: 'the capture Pod was deleted', failed: true }]);
   });
 
@@ -240,7 +240,7 @@ describe('KubernetesPodLauncher on a real API server (kube-apiserver + kwok: no 
     const jobs = new CaptureJobs(after, states, config);
     const service = new WebInputsService(repo as never, states, jobs, {} as LiveStreamLookup, uow.unitOfWork, config);
     await service.onApplicationBootstrap();
-    await until('the ended Pod’s web input idle', () => (repo.rows.get('WiEnded')!.status === 'idle' ? true : undefined), KUBE_POLL);
+    await until('the ended Pod’s web input idle', () => repo.rows.get('WiEnded')!.status === 'idle', KUBE_POLL);
 
     expect(Object.fromEntries([...repo.rows.values()].map((w) => [w.id, w.status]))).toEqual({
       WiKept: 'streaming',
