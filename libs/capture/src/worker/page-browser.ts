@@ -5,6 +5,19 @@ import path from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
 import { GuardedProxy, REFUSED_HEADER } from './guarded-proxy';
 
+/** Chromium features the capture browser runs without. */
+const DISABLED_FEATURES = [
+  'WebRtcHideLocalIpsWithMdns',
+  'Translate',
+  'MediaRouter',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'PreconnectToSearch',
+  'AimEnabled',
+  'CertificateTransparencyComponentUpdater',
+  'DestroyProfileOnBrowserClose',
+];
+
 export interface PageBrowserOptions {
   chromiumPath: string;
   display: string;
@@ -58,8 +71,10 @@ export class PageBrowser {
           '--disable-backgrounding-occluded-windows',
           '--disable-renderer-backgrounding',
           '--disable-infobars',
-          // WebRTC (a broadcast's compositor): host candidates as addresses, which the SFU can reach, not mDNS names
-          '--disable-features=Translate,MediaRouter,WebRtcHideLocalIpsWithMdns',
+          // WebRTC (a broadcast's compositor): host candidates as addresses, which the SFU can reach, not mDNS names.
+          // This list replaces playwright's own (the last --disable-features wins), so it repeats the ones of those that
+          // keep the browser from calling Google's services at start-up (network time, optimization hints, preconnects).
+          `--disable-features=${DISABLED_FEATURES.join(',')}`,
           '--no-first-run',
           '--disable-background-networking',
           '--disable-component-update',
