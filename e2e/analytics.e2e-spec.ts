@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { tamperedAt } from '@platform/testing';
 import { settledAsset, streamUrl } from './support/assets';
 import { api, sdk } from './support/context';
 import { eventually } from './support/encoder';
@@ -310,7 +311,11 @@ describe('Mux Data: mux-embed beacons → views → Data API (official SDK)', ()
     expect(columns).toEqual(expect.arrayContaining(['view_id', 'view_start', 'view_end', 'watch_time', 'video_title']));
     const row = rows.find((r) => r.startsWith(`${played.viewId},`) || r.includes(`,${played.viewId},`));
     expect(row).toBeDefined();
-    const tampered = (await mux.data.exports.listVideoViews()).data[0].files[0].path.replace(/signature=./, 'signature=x');
+    // its signature with one character changed
+    const tampered = (await mux.data.exports.listVideoViews()).data[0].files[0].path.replace(
+      /signature=([^&]+)/,
+      (_, s: string) => `signature=${tamperedAt(s, 0)}`,
+    );
     expect((await fetch(tampered)).status).toBe(403);
   });
 });

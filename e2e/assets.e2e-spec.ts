@@ -4,6 +4,7 @@ import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Mux from '@mux/mux-node';
+import { readUntil } from '@platform/testing';
 import { playlistUris, resolveUri, settledAsset, streamUrl } from './support/assets';
 import { api, platform, sdk } from './support/context';
 import { ffprobe, FileServer, makeClip, Probe, serveFiles } from './support/media';
@@ -129,14 +130,14 @@ describe('on-demand assets from a URL (spec 2.1, 2.2, 4.2, 4.4)', () => {
     });
 
     it('adds the lower renditions of the ladder after ready', async () => {
-      const deadline = Date.now() + 120_000;
-      let heights: number[] = [];
-      while (Date.now() < deadline) {
-        const text = await (await fetch(streamUrl(`${playbackId}.m3u8`))).text();
-        heights = [...text.matchAll(/RESOLUTION=\d+x(\d+)/g)].map((m) => Number(m[1]));
-        if (heights.length > 1) break;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      const heights = await readUntil(
+        async () => {
+          const text = await (await fetch(streamUrl(`${playbackId}.m3u8`))).text();
+          return [...text.matchAll(/RESOLUTION=\d+x(\d+)/g)].map((m) => Number(m[1]));
+        },
+        (h) => h.length > 1,
+        { timeoutMs: 120_000, intervalMs: 500 },
+      );
       expect(heights.length).toBeGreaterThan(1);
       expect(Math.max(...heights)).toBe(720);
       expect(Math.min(...heights)).toBeLessThan(720);

@@ -166,7 +166,9 @@ describe('clips of assets', () => {
         // every frame reached the decoder; of those shown (a busy machine skips some), none is out of order, repeated or foreign
         expect(state.decodedFrames).toBeGreaterThanOrEqual(200);
         expect(state.presented.length).toBeGreaterThan(60);
-        expect(state.presented.every((n, i) => i === 0 || n > state.presented[i - 1])).toBe(true);
+        // each frame shown after one with a number as high or higher, with its neighbours (none, in order)
+        const outOfOrder = state.presented.flatMap((n, i) => (i > 0 && n <= state.presented[i - 1] ? [state.presented.slice(Math.max(0, i - 3), i + 3)] : []));
+        expect(outOfOrder).toEqual([]);
         // the first and last frames shown are the clip's (within the half second a loaded machine may skip)
         expect(state.presented[0]).toBeGreaterThanOrEqual(75);
         expect(state.presented[0]).toBeLessThanOrEqual(90);

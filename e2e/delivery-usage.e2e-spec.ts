@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readUntil } from '@platform/testing';
 import { playlistUris, resolveUri, settledAsset, streamUrl } from './support/assets';
 import { api, sdk } from './support/context';
 import { FileServer, makeClip, serveFiles } from './support/media';
@@ -48,13 +49,14 @@ describe('delivery usage after playback (spec 000 §2.11, §4.6)', () => {
     for (const uri of playlistUris(variant)) expect((await fetch(resolveUri(variantUrl, uri))).status).toBe(200);
 
     const now = Math.floor(Date.now() / 1000);
-    const deadline = Date.now() + REPORT_WAIT_MS;
-    let record: Awaited<ReturnType<typeof mux.video.deliveryUsage.list>>['data'][number] | undefined;
-    while (!record && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 1000));
-      const page = await mux.video.deliveryUsage.list({ timeframe: [String(now - 3 * 3600), String(Math.floor(Date.now() / 1000))], asset_id: assetId });
-      record = page.data.find((r) => r.asset_id === assetId);
-    }
+    const record = await readUntil(
+      async () => {
+        const page = await mux.video.deliveryUsage.list({ timeframe: [String(now - 3 * 3600), String(Math.floor(Date.now() / 1000))], asset_id: assetId });
+        return page.data.find((r) => r.asset_id === assetId);
+      },
+      (r) => r !== undefined,
+      { timeoutMs: REPORT_WAIT_MS, intervalMs: 1000 },
+    );
     expect(record).toBeDefined();
     expect(record!.delivered_seconds).toBeCloseTo(served, 1);
     expect(Object.values(record!.delivered_seconds_by_resolution).reduce((a, b) => a + (b ?? 0), 0)).toBeCloseTo(served, 1);
@@ -69,13 +71,11 @@ describe('delivery usage after playback (spec 000 §2.11, §4.6)', () => {
   it('still lists a deleted asset, as deleted', async () => {
     await mux.video.assets.delete(assetId);
     const now = Math.floor(Date.now() / 1000);
-    const deadline = Date.now() + REPORT_WAIT_MS;
-    let state: string | undefined;
-    while (state !== 'deleted' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      const page = await mux.video.deliveryUsage.list({ timeframe: [String(now - 3 * 3600), String(now)], asset_id: assetId });
-      state = page.data[0]?.asset_state;
-    }
+    const state = await readUntil(
+      async () => (await mux.video.deliveryUsage.list({ timeframe: [String(now - 3 * 3600), String(now)], asset_id: assetId })).data[0]?.asset_state,
+      (s) => s === 'deleted',
+      { timeoutMs: REPORT_WAIT_MS, intervalMs: 500 },
+    );
     expect(state).toBe('deleted');
   });
 

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { readUntil } from '@platform/testing';
 import { settledAsset } from './support/assets';
 import { sdk } from './support/context';
 import { jobWhen, ladderEncoding, mediaProcessesNaming, platformDatabaseUrl } from './support/jobs';
@@ -48,8 +49,11 @@ describe('a stalled download or a long ladder does not hold back making other as
 
   it('makes an asset ready while another input stalls after its headers, and gives the stalled one up after the idle time', async () => {
     const stalled = await mux.video.assets.create({ inputs: [{ url: stallUrl }], playback_policies: ['public'] });
-    const deadline = Date.now() + 30_000;
-    while (stalledRequests === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await readUntil(
+      () => stalledRequests,
+      (n) => n > 0,
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
     expect(stalledRequests).toBe(1); // its download is under way, holding nothing but its own ingest slot
 
     const normal = await mux.video.assets.create({ inputs: [{ url: files.url('quick.mp4') }], playback_policies: ['public'] });

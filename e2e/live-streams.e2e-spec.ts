@@ -1,3 +1,4 @@
+import { readUntil } from '@platform/testing';
 import { api, sdk } from './support/context';
 import { ReceivedWebhook, receivedWebhooks } from './support/webhook-receiver';
 
@@ -99,12 +100,11 @@ describe('live streams', () => {
 
     // a deleted vocabulary is disassociated from the stream (spec 4.8)
     await mux.video.transcriptionVocabularies.delete(vocabulary.id);
-    const deadline = Date.now() + 20_000;
-    let ids = [vocabulary.id];
-    while (ids.length > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      ids = (await mux.video.liveStreams.retrieve(stream.id)).generated_subtitles?.[0]?.transcription_vocabulary_ids ?? [];
-    }
+    const ids = await readUntil(
+      async () => (await mux.video.liveStreams.retrieve(stream.id)).generated_subtitles?.[0]?.transcription_vocabulary_ids ?? [],
+      (list) => list.length === 0,
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
     expect(ids).toEqual([]);
   });
 
@@ -137,13 +137,11 @@ describe('live streams', () => {
     expect((await api('GET', `/video/v1/live-streams/${stream.id}`)).status).toBe(404);
     expect((await api('GET', `/video/v1/playback-ids/${stream.playback_ids![0].id}`)).status).toBe(404);
 
-    const deadline = Date.now() + 30_000;
-    let hooks: ReceivedWebhook[] = [];
-    while (Date.now() < deadline) {
-      hooks = receivedWebhooks().filter((w) => bodyOf(w).object.id === stream.id);
-      if (hooks.some((w) => bodyOf(w).type === 'video.live_stream.deleted')) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const hooks = await readUntil(
+      () => receivedWebhooks().filter((w) => bodyOf(w).object.id === stream.id),
+      (ofStream) => ofStream.some((w) => bodyOf(w).type === 'video.live_stream.deleted'),
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect(hooks.map((w) => bodyOf(w).type)).toEqual([
       'video.live_stream.created',
       'video.live_stream.disabled',

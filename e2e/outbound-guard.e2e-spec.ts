@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Mux from '@mux/mux-node';
 import { Client } from 'pg';
+import { readUntil } from '@platform/testing';
 import { runningEmbeddedPostgresUrl } from '../libs/database/src/embedded-postgres';
 import { settledAsset } from './support/assets';
 import { FileServer, makeClip, serveFiles } from './support/media';
@@ -96,13 +97,15 @@ describe('outbound URL guard with OUTBOUND_ALLOW=public', () => {
     const pg = new Client({ connectionString: databaseUrl });
     await pg.connect();
     try {
-      let attempts: Array<{ response_status_code: number; error: string }> = [];
-      const deadline = Date.now() + 60_000;
-      while (attempts.length < 3 && Date.now() < deadline) {
-        attempts = (await pg.query('SELECT "response_status_code", "error" FROM "webhooks"."delivery_attempts" ORDER BY "attempted_at"'))
-          .rows as typeof attempts;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const attempts = await readUntil(
+        async () =>
+          (await pg.query('SELECT "response_status_code", "error" FROM "webhooks"."delivery_attempts" ORDER BY "attempted_at"')).rows as Array<{
+            response_status_code: number;
+            error: string;
+          }>,
+        (rows) => rows.length >= 3,
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
       expect(attempts.length).toBeGreaterThanOrEqual(3);
       for (const attempt of attempts) expect(attempt).toEqual({ response_status_code: 0, error: `refused: 127.0.0.1 ${LOOPBACK_REFUSED}` });
     } finally {

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Browser, chromium } from 'playwright-core';
+import { readUntil } from '@platform/testing';
+import { Browser, chromium, Page } from 'playwright-core';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -121,6 +122,10 @@ export interface PlayerCue {
   text: string;
 }
 
+const readState = (page: Page) => () => page.evaluate<PlayerState>('window.state()');
+/** Whether the player can still get further: hls.js runs here and nothing has failed. */
+const playing = (s: PlayerState) => s.supported && !s.fatal && !s.mediaError;
+
 /** Opens the page on `src` and waits until the video has played `seconds` (or fails, or the time runs out). */
 export async function playInBrowser(
   browser: Browser,
@@ -131,12 +136,7 @@ export async function playInBrowser(
   const page = await browser.newPage();
   try {
     await page.goto(pageUrl);
-    const deadline = Date.now() + timeoutMs;
-    let state = await page.evaluate<PlayerState>('window.state()');
-    while (state.supported && !state.fatal && !state.mediaError && state.currentTime < seconds && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      state = await page.evaluate<PlayerState>('window.state()');
-    }
+    const state = await readUntil(readState(page), (s) => !playing(s) || s.currentTime >= seconds, { timeoutMs, intervalMs: 200 });
     const colours = await page.evaluate<number>('window.frameColours()');
     const cues = await page.evaluate<PlayerCue[]>('window.cues()');
     return { ...state, colours, cues };
@@ -158,15 +158,9 @@ export async function watchLiveInBrowser(
   const page = await browser.newPage();
   try {
     await page.goto(pageUrl);
-    const deadline = Date.now() + timeoutMs;
-    let state = await page.evaluate<PlayerState>('window.state()');
-    while (state.supported && !state.fatal && !state.mediaError && state.currentTime === 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      state = await page.evaluate<PlayerState>('window.state()');
-    }
-    const started = state.currentTime;
+    const started = (await readUntil(readState(page), (s) => !playing(s) || s.currentTime > 0, { timeoutMs, intervalMs: 200 })).currentTime;
     await new Promise((r) => setTimeout(r, seconds * 1000));
-    state = await page.evaluate<PlayerState>('window.state()');
+    const state = await readState(page)();
     const colours = await page.evaluate<number>('window.frameColours()');
     return { ...state, advanced: state.currentTime - started, colours };
   } finally {

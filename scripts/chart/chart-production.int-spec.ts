@@ -13,13 +13,21 @@ const CHART = path.join(ROOT, 'charts/video-platform');
 type Obj = { kind: string; metadata: { name: string }; spec?: any; rules?: any; roleRef?: any; subjects?: any; automountServiceAccountToken?: boolean };
 
 let helm: string;
+/** `helm template` of release `r` with a values file of ci/ and more flags. */
+function template(values: string, extra: string[] = []) {
+  helm ??= execFileSync('bash', [path.join(ROOT, 'scripts/infra/helm.sh')], { encoding: 'utf8' }).trim();
+  return spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', values), ...extra], { encoding: 'utf8' });
+}
 function render(values: string, extra: string[] = []): Obj[] {
-  const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', values), ...extra], { encoding: 'utf8' });
+  const r = template(values, extra);
   if (r.status !== 0) throw new Error(r.stderr);
   return parseAllDocuments(r.stdout)
     .map((d) => d.toJS() as Obj)
     .filter((o) => o !== null);
 }
+/** everything-values.yaml as rendered, once for both describes. */
+let everythingRendered: Obj[] | undefined;
+const renderEverything = () => (everythingRendered ??= render('everything-values.yaml'));
 const named = (objects: Obj[], kind: string) => new Map(objects.filter((o) => o.kind === kind).map((o) => [o.metadata.name, o]));
 
 /** The services that run capture jobs as Pods: web inputs' browsers and broadcasts' compositors. */
@@ -29,9 +37,8 @@ describe('the chart for production', () => {
   let minimal: Obj[];
   let everything: Obj[];
   beforeAll(() => {
-    helm = execFileSync('bash', [path.join(ROOT, 'scripts/infra/helm.sh')], { encoding: 'utf8' }).trim();
     minimal = render('minimal-values.yaml');
-    everything = render('everything-values.yaml');
+    everything = renderEverything();
   });
 
   it('gives each service its own ServiceAccount; only the launchers (web-inputs, spaces) get a token and may manage Pods', () => {
@@ -293,7 +300,7 @@ describe('the chart for production', () => {
     [['--set', 'metrics.port=70000'], 'metrics.port: Must be less than or equal to 65535'],
     [['--set', 'services.live.serviceType=Public'], 'services.live.serviceType: services.live.serviceType must be one of the following'],
   ])('refuses bad values with a message naming them (values.schema.json): %j', (args, message) => {
-    const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', 'minimal-values.yaml'), ...args], { encoding: 'utf8' });
+    const r = template('minimal-values.yaml', args);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain(message);
   });
@@ -312,16 +319,15 @@ describe('the spaces SFU’s media (services.spaces.media)', () => {
   const iceEnv = (objects: Obj[]) =>
     Object.fromEntries((spacesPod(objects).containers[0].env as Env).filter((e) => e.name.startsWith('SPACES_ICE_')).map((e) => [e.name, e.value]));
   const udpPorts = (objects: Obj[]) => (spacesPod(objects).containers[0].ports as Port[]).filter((p) => p.protocol === 'UDP');
-  const icePorts = (from: number, to: number) =>
-    Array.from({ length: to - from + 1 }, (_, i) => ({ name: `ice-${from + i}`, containerPort: from + i, protocol: 'UDP' }));
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const icePorts = (from: number, to: number) => range(from, to).map((port) => ({ name: `ice-${port}`, containerPort: port, protocol: 'UDP' }));
+  /** The media Service's ports: each ICE port to the same port of the pod (with NodePort, the same nodePort too). */
+  const servicePorts = (from: number, to: number, { nodePorts = false } = {}) =>
+    range(from, to).map((port) => ({ name: `ice-${port}`, port, targetPort: port, ...(nodePorts ? { nodePort: port } : {}), protocol: 'UDP' }));
   const spacesPolicy = (objects: Obj[]) => named(objects, 'NetworkPolicy').get('r-spaces')!.spec.ingress;
   const captureEgress = (objects: Obj[]) => named(objects, 'NetworkPolicy').get('r-capture-workers')!.spec.egress;
   const spacesSelector = { 'app.kubernetes.io/name': 'video-platform', 'app.kubernetes.io/instance': 'r', 'app.kubernetes.io/component': 'spaces' };
   const renderWith = (...args: string[]) => render('minimal-values.yaml', ['--set', 'networkPolicy.enabled=true', ...args]);
-
-  beforeAll(() => {
-    helm ??= execFileSync('bash', [path.join(ROOT, 'scripts/infra/helm.sh')], { encoding: 'utf8' }).trim();
-  });
 
   it('none (the default): no ICE settings, no UDP port, no media Service, the pod on its own network; compositors still reach the SFU', () => {
     const objects = renderWith();
@@ -423,7 +429,7 @@ describe('the spaces SFU’s media (services.spaces.media)', () => {
       type: 'LoadBalancer',
       externalTrafficPolicy: 'Cluster',
       selector: spacesSelector,
-      ports: Array.from({ length: 20 }, (_, i) => ({ name: `ice-${40000 + i}`, port: 40000 + i, targetPort: 40000 + i, protocol: 'UDP' })),
+      ports: servicePorts(40000, 40019),
     });
     expect(spacesPolicy(objects)[1].ports).toContainEqual({ port: 40000, endPort: 40019, protocol: 'UDP' });
     // the ICE ports are open to everyone: no rule of the compositors' own
@@ -431,7 +437,7 @@ describe('the spaces SFU’s media (services.spaces.media)', () => {
   });
 
   it('NodePort: each ICE port its own nodePort (everything-values.yaml)', () => {
-    const everything = render('everything-values.yaml');
+    const everything = renderEverything();
     expect(iceEnv(everything)).toEqual({ SPACES_ICE_PORTS: '32000-32019', SPACES_ICE_ADDRESSES: '203.0.113.10,2001:db8::10' });
     expect(udpPorts(everything)).toEqual(icePorts(32000, 32019));
     const service = named(everything, 'Service').get('r-spaces-media')!;
@@ -439,7 +445,7 @@ describe('the spaces SFU’s media (services.spaces.media)', () => {
       type: 'NodePort',
       externalTrafficPolicy: 'Local',
       selector: spacesSelector,
-      ports: Array.from({ length: 20 }, (_, i) => ({ name: `ice-${32000 + i}`, port: 32000 + i, targetPort: 32000 + i, nodePort: 32000 + i, protocol: 'UDP' })),
+      ports: servicePorts(32000, 32019, { nodePorts: true }),
     });
     expect(spacesPod(everything).hostNetwork).toBeUndefined();
   });
@@ -502,9 +508,10 @@ describe('the spaces SFU’s media (services.spaces.media)', () => {
       "services.spaces.media.addresses.0: Does not match format 'ipv4'",
     ],
   ])('refuses %s, saying why', (_label, sets, message) => {
-    const r = spawnSync(helm, ['template', 'r', CHART, '-f', path.join(CHART, 'ci', 'minimal-values.yaml'), ...sets.flatMap((s) => ['--set', s])], {
-      encoding: 'utf8',
-    });
+    const r = template(
+      'minimal-values.yaml',
+      sets.flatMap((s) => ['--set', s]),
+    );
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain(message);
   });

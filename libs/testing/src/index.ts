@@ -12,3 +12,4 @@ export * from './media-measures';
 export * from './frame-barcode';
 export * from './image-files';
 export * from './eventually';
+export * from './tamper';

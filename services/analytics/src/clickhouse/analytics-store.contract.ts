@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AnalyticsStore } from './analytics-store.port';
 import { AnalyticsStoreError } from './analytics-store-error';
+import { pageWithTotal } from './paged-query';
 import { runStoreMigrations } from './store-migrations';
 
 const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
@@ -156,6 +157,37 @@ export function describeAnalyticsStoreContract(name: string, makeStore: () => Pr
       await expect(store.insert(`${unique('missing')}`, [{ a: 1 }])).rejects.toMatchObject({ code: 60, type: 'UNKNOWN_TABLE' });
       await expect(store.insert('x; DROP TABLE y', [{ a: 1 }])).rejects.toThrow(/not a table name/);
       expect(await store.ping()).toBe(true); // still usable
+    });
+
+    it('pages a list with the count of all its rows from one query (pageWithTotal), grouped or not, and past its end', async () => {
+      const table = unique('paged');
+      await store.command(`CREATE TABLE ${table} (id String, country String) ENGINE = MergeTree ORDER BY id`);
+      const countries = ['DE', 'DE', 'DE', 'FR', 'FR', 'JP', 'US'];
+      await store.insert(
+        table,
+        countries.map((country, i) => ({ id: `v${i}`, country })),
+      );
+      const views = { columns: 'id', from: `FROM ${table} WHERE country != {skip:String}`, orderBy: 'id DESC' };
+      const skipUs = { skip: 'US' };
+      expect(await pageWithTotal(store, views, skipUs, { limit: 4, offset: 0 })).toEqual({ rows: ['v5', 'v4', 'v3', 'v2'].map((id) => ({ id })), total: 6 });
+      expect(await pageWithTotal(store, views, skipUs, { limit: 4, offset: 4 })).toEqual({ rows: [{ id: 'v1' }, { id: 'v0' }], total: 6 });
+      expect(await pageWithTotal(store, views, skipUs, { limit: 4, offset: 8 })).toEqual({ rows: [], total: 6 }); // counted apart
+      expect(await pageWithTotal(store, views, { skip: '' }, { limit: 2, offset: 6 })).toEqual({ rows: [{ id: 'v0' }], total: 7 });
+      expect(await pageWithTotal(store, { ...views, from: `FROM ${table} WHERE country = {skip:String}` }, { skip: 'XX' }, { limit: 4, offset: 0 })).toEqual({
+        rows: [],
+        total: 0,
+      });
+
+      // the count is of groups, taken after HAVING
+      const byCountry = { columns: 'country, count() AS n', from: `FROM ${table} GROUP BY country HAVING n > {min:UInt32}`, orderBy: 'n DESC, country' };
+      expect(await pageWithTotal(store, byCountry, { min: 0 }, { limit: 2, offset: 0 })).toEqual({
+        rows: [
+          { country: 'DE', n: 3 },
+          { country: 'FR', n: 2 },
+        ],
+        total: 4,
+      });
+      expect(await pageWithTotal(store, byCountry, { min: 1 }, { limit: 2, offset: 2 })).toEqual({ rows: [], total: 2 });
     });
 
     it('applies each migration once, in version order, and records it only after it succeeded', async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
 import { analytics } from '@platform/proto';
 import { ANALYTICS_STORE, AnalyticsStore } from '../clickhouse/analytics-store.port';
+import { pageWithTotal } from '../clickhouse/paged-query';
 import { dimensionExpression } from './view-expressions';
 import { viewFilterSql } from './view-filters-sql';
 
@@ -14,16 +15,16 @@ export class DimensionValuesQuery {
     const expression = dimensionExpression(request.dimension);
     if (!expression) throw DomainError.invalid(`${request.dimension} is not a dimension`);
     const filter = viewFilterSql(request.query);
-    const params = { ...filter.params, limit: request.limit, offset: (request.page - 1) * request.limit };
-    const [count] = await this.store.query<{ total: number }>(
-      `SELECT count() AS total FROM (SELECT ${expression} AS value FROM views FINAL WHERE ${filter.where} GROUP BY value)`,
-      params,
+    const { rows, total } = await pageWithTotal<{ value: string | null; total_count: number }>(
+      this.store,
+      {
+        columns: `${expression} AS value, count() AS total_count`,
+        from: `FROM views FINAL WHERE ${filter.where} GROUP BY value`,
+        orderBy: 'total_count DESC, value ASC',
+      },
+      filter.params,
+      { limit: request.limit, offset: (request.page - 1) * request.limit },
     );
-    const rows = await this.store.query<{ value: string | null; total_count: number }>(
-      `SELECT ${expression} AS value, count() AS total_count FROM views FINAL WHERE ${filter.where}
-       GROUP BY value ORDER BY total_count DESC, value ASC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
-      params,
-    );
-    return { rows: rows.map((r) => ({ value: r.value, total_count: Number(r.total_count) })), total: Number(count?.total ?? 0) };
+    return { rows: rows.map((r) => ({ value: r.value, total_count: Number(r.total_count) })), total };
   }
 }

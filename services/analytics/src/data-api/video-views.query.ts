@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@platform/errors';
 import { analytics } from '@platform/proto';
 import { ANALYTICS_STORE, AnalyticsStore } from '../clickhouse/analytics-store.port';
+import { pageWithTotal } from '../clickhouse/paged-query';
 import { toVideoViewDetail, toVideoViewListItem, ViewEventRow } from './video-view.mapper';
 import { viewFilterSql } from './view-filters-sql';
 
@@ -30,7 +31,7 @@ export class VideoViewsQuery {
   async list(request: analytics.ListVideoViewsRequest): Promise<{ rows: unknown[]; total: number }> {
     const filter = viewFilterSql(request.query);
     const clauses = [filter.where];
-    const params: Record<string, string | number> = { ...filter.params, limit: request.limit, offset: (request.page - 1) * request.limit };
+    const params: Record<string, string | number> = { ...filter.params };
     if (request.viewer_id !== undefined) {
       clauses.push('ifNull(viewer_user_id, mux_viewer_id) = {viewer:String}');
       params.viewer = request.viewer_id;
@@ -42,12 +43,12 @@ export class VideoViewsQuery {
     }
     const where = clauses.join(' AND ');
     const direction = request.order_direction === 'asc' ? 'ASC' : 'DESC';
-    const [count] = await this.store.query<{ total: number }>(`SELECT count() AS total FROM views FINAL WHERE ${where}`, params);
-    const rows = await this.store.query<Record<string, unknown>>(
-      `SELECT ${LIST_COLUMNS} FROM views FINAL WHERE ${where} ORDER BY view_end ${direction}, view_id ${direction} LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+    const { rows, total } = await pageWithTotal(
+      this.store,
+      { columns: LIST_COLUMNS, from: `FROM views FINAL WHERE ${where}`, orderBy: `view_end ${direction}, view_id ${direction}` },
       params,
+      { limit: request.limit, offset: (request.page - 1) * request.limit },
     );
-    const total = Number(count?.total ?? 0);
     return { rows: rows.map((row) => toVideoViewListItem(row, total)), total };
   }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ANALYTICS_STORE, AnalyticsStore, StoreParams } from '../clickhouse/analytics-store.port';
+import { pageWithTotal } from '../clickhouse/paged-query';
 import { DeliveryWindow } from './delivery-window';
 
 /** The tiers the playback host reports (`resolution_tier` of a delivery item). */
@@ -34,25 +35,23 @@ export class DeliveryUsageQuery {
 
   async page(filter: DeliveryUsageFilter): Promise<{ rows: AssetDeliveries[]; total: number }> {
     const { where, params } = whereOf(filter);
-    const grouped = `FROM delivery_usage_hourly WHERE ${where} GROUP BY asset_id HAVING delivered_seconds > 0`;
-    const [rows, count] = await Promise.all([
-      this.store.query<Record<string, number> & { asset_id: string }>(
-        `SELECT asset_id, sum(media_seconds) AS delivered_seconds,
-  ${TIER_SUMS}
-${grouped}
-ORDER BY delivered_seconds DESC, asset_id
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
-        { ...params, limit: filter.limit, offset: filter.offset },
-      ),
-      this.store.query<{ total: number }>(`SELECT count() AS total FROM (SELECT asset_id, sum(media_seconds) AS delivered_seconds ${grouped})`, params),
-    ]);
+    const { rows, total } = await pageWithTotal<Record<string, number> & { asset_id: string }>(
+      this.store,
+      {
+        columns: `asset_id, sum(media_seconds) AS delivered_seconds,\n  ${TIER_SUMS}`,
+        from: `FROM delivery_usage_hourly WHERE ${where} GROUP BY asset_id HAVING delivered_seconds > 0`,
+        orderBy: 'delivered_seconds DESC, asset_id',
+      },
+      params,
+      { limit: filter.limit, offset: filter.offset },
+    );
     return {
       rows: rows.map((r) => ({
         asset_id: r.asset_id,
         delivered_seconds: r.delivered_seconds,
         by_tier: Object.fromEntries(DELIVERY_TIERS.map((tier) => [tier, r[`tier_${tier}`]])) as Record<DeliveryTier, number>,
       })),
-      total: count[0]?.total ?? 0,
+      total,
     };
   }
 }
