@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: every level of tests against real servers, as CI runs them.
-#   unit → integration (real Postgres + Kafka + S3 + ClickHouse's engine over HTTP) → e2e embedded (`npm start` semantics)
-#   beside e2e production mode (one process per service on Postgres + Kafka + S3) → the chart on a real
-#   Kubernetes API server (kube-apiserver + etcd + controller-manager + scheduler + kwok, built from the Go
-#   module proxy at low CPU priority while everything else runs, started at the end).
+#   unit → integration (real Postgres + Kafka + S3 + ClickHouse's engine over HTTP) beside e2e embedded (`npm start`
+#   semantics) → e2e production mode (one process per service on Postgres + Kafka + S3), beside which, once the
+#   embedded run ends, the chart on a real Kubernetes API server (kube-apiserver + etcd + controller-manager +
+#   scheduler + kwok, built from the Go module proxy at low CPU priority while everything else runs).
 # The servers are installed and started by scripts/infra/*.sh (cached under .cache/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,7 +60,8 @@ export TEST_DATABASE_URL TEST_KAFKA_BROKERS TEST_S3_ENDPOINT TEST_S3_ACCESS_KEY 
 # platforms of its own (free ports from a range of its own, TEST_PORT_RANGE in libs/testing/src/free-port.ts,
 # its own data directory; production mode a fresh database, bucket and Kafka namespace), and each spends most
 # of its time waiting on media, encoders and the spec's timers, so together they take little more than the
-# embedded run alone. Each run's output is printed when it ends.
+# embedded run alone. Each run's output is printed whole: the embedded run's when it ends, the production run's
+# when it and the cluster tests have ended.
 echo "== e2e, embedded mode (background, log .cache/e2e-embedded.log), beside the integration tests"
 E2E_MODE=embedded TEST_PORT_RANGE=20000-25999 jest e2e-embedded --selectProjects e2e --runInBand > .cache/e2e-embedded.log 2>&1 &
 embedded_pid=$!
@@ -78,19 +79,25 @@ E2E_MODE=production TEST_PORT_RANGE=26000-29999 jest e2e-production --selectProj
 production_pid=$!
 trap 'kill -KILL $(process_tree $embedded_pid) $(process_tree $production_pid) 2>/dev/null || true; stop_infra' EXIT
 wait $embedded_pid || e2e_status=$?
+trap 'kill -KILL $(process_tree $production_pid) 2>/dev/null || true; stop_infra' EXIT
 echo "== e2e, embedded mode (output)"
 cat .cache/e2e-embedded.log
 
 # The embedded run usually ends a few minutes before the production-mode one: the cluster tests (a minute or
-# two, an API server and kwok, no media) run beside the production run's last files, off the critical path.
-echo "== starting the Kubernetes test cluster"
-if ! wait $kube_pid; then cat .cache/kube-build.log; exit 1; fi
-bash scripts/infra/kube.sh start
-TEST_KUBECONFIG=$(bash scripts/infra/kube.sh kubeconfig)
-export TEST_KUBECONFIG
-echo "== the chart on a real Kubernetes API server (helm install/upgrade/uninstall, RBAC; kwok fakes the kubelet), beside the production-mode e2e"
+# two, an API server and kwok, no media) run beside the production run's last files, off the critical path. A
+# cluster that fails to build or start is a failed level, reported after the production run, not an exit that
+# would throw that run away.
 cluster_status=0
-TEST_PORT_RANGE=30000-31999 jest cluster --selectProjects cluster --runInBand || cluster_status=$?
+cluster_tests() {
+  echo "== starting the Kubernetes test cluster"
+  wait $kube_pid || { cat .cache/kube-build.log; return 1; }
+  bash scripts/infra/kube.sh start || return 1
+  TEST_KUBECONFIG=$(bash scripts/infra/kube.sh kubeconfig) || return 1
+  export TEST_KUBECONFIG
+  echo "== the chart on a real Kubernetes API server (helm install/upgrade/uninstall, RBAC; kwok fakes the kubelet), beside the production-mode e2e"
+  jest cluster --selectProjects cluster --runInBand
+}
+cluster_tests || cluster_status=$?
 
 wait $production_pid || e2e_status=$?
 trap stop_infra EXIT

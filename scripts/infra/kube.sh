@@ -8,8 +8,10 @@
 #   kube.sh stop         stop every process (pid files), keep the binaries
 #   kube.sh kubeconfig   print the admin kubeconfig path
 # Versions: Kubernetes v1.36.3, etcd v3.6.8, kwok v0.8.0 (scripts/infra/kube/go.mod).
-# Ports: etcd 52379/52380, API server $KUBE_TEST_PORT (default 56443), controller-manager 50257,
-# scheduler 50259. Logs: .cache/kube/run/*.log. See ../shared/research/kubernetes.md and docs/deploy.md.
+# Ports: etcd 32379/32380, API server $KUBE_TEST_PORT (default 32443), controller-manager 32257,
+# scheduler 32259: below Linux's ephemeral range (32768–60999), so the many outgoing connections of the e2e run
+# beside which the cluster starts cannot hold them, and above the tests' free ports (20000–32000).
+# Logs: .cache/kube/run/*.log. See ../shared/research/kubernetes.md and docs/deploy.md.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -19,7 +21,7 @@ module="$repo/scripts/infra/kube"
 base="$repo/.cache/kube"
 bin="$base/bin"
 run="$base/run"
-port="${KUBE_TEST_PORT:-56443}"
+port="${KUBE_TEST_PORT:-32443}"
 version=v1.36.3
 binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 
@@ -62,10 +64,11 @@ build() {
 b64() { base64 -w0 <"$1"; }
 
 # A CA, the API server's serving certificate, an admin client certificate (group system:masters) and
-# the service-account signing key pair; an admin kubeconfig embedding them.
+# the service-account signing key pair, made once; an admin kubeconfig embedding them, written at each start
+# (it names the API server's port, which KUBE_TEST_PORT may change).
 make_pki() {
   local pki="$run/pki"
-  [ -f "$run/admin.kubeconfig" ] && return 0
+  [ -f "$pki/sa.pub" ] && { write_kubeconfig; return 0; }
   mkdir -p "$pki"
   (
     cd "$pki"
@@ -78,6 +81,11 @@ make_pki() {
     openssl genrsa -out sa.key 2048
     openssl rsa -in sa.key -pubout -out sa.pub
   ) >"$run/pki.log" 2>&1 || { cat "$run/pki.log" >&2; exit 1; }
+  write_kubeconfig
+}
+
+write_kubeconfig() {
+  local pki="$run/pki"
   touch "$run/admin.kubeconfig" && chmod 600 "$run/admin.kubeconfig"
   cat >"$run/admin.kubeconfig" <<CONF
 apiVersion: v1
@@ -139,21 +147,21 @@ start() {
   mkdir -p "$run"
   make_pki
   local pki="$run/pki" kubeconfig="$run/admin.kubeconfig"
-  launch etcd --name=test --data-dir="$run/etcd" --listen-client-urls=http://127.0.0.1:52379 \
-    --advertise-client-urls=http://127.0.0.1:52379 --listen-peer-urls=http://127.0.0.1:52380 \
-    --initial-advertise-peer-urls=http://127.0.0.1:52380 --initial-cluster=test=http://127.0.0.1:52380 \
+  launch etcd --name=test --data-dir="$run/etcd" --listen-client-urls=http://127.0.0.1:32379 \
+    --advertise-client-urls=http://127.0.0.1:32379 --listen-peer-urls=http://127.0.0.1:32380 \
+    --initial-advertise-peer-urls=http://127.0.0.1:32380 --initial-cluster=test=http://127.0.0.1:32380 \
     --unsafe-no-fsync=true --quota-backend-bytes=1073741824
-  launch kube-apiserver --etcd-servers=http://127.0.0.1:52379 --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
+  launch kube-apiserver --etcd-servers=http://127.0.0.1:32379 --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
     --secure-port="$port" --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \
     --client-ca-file="$pki/ca.crt" --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
     --service-cluster-ip-range=10.96.0.0/16 --authorization-mode=Node,RBAC --endpoint-reconciler-type=none
   wait_for 120 api "https://127.0.0.1:$port/readyz" || { tail -n 30 "$run/kube-apiserver.log" >&2; say "the API server is not ready"; exit 1; }
   launch kube-controller-manager --kubeconfig="$kubeconfig" --leader-elect=false --bind-address=127.0.0.1 \
-    --secure-port=50257 --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
+    --secure-port=32257 --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
     --use-service-account-credentials=true --cluster-cidr=10.244.0.0/16 \
     --node-monitor-grace-period=2m
-  launch kube-scheduler --kubeconfig="$kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port=50259
+  launch kube-scheduler --kubeconfig="$kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port=32259
   launch kwok --kubeconfig="$kubeconfig" -c "$module/kwok-stages.yaml" --manage-all-nodes=false \
     --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake --cidr=10.244.0.0/24 --node-ip=127.0.0.1 \
     --node-lease-duration-seconds=40

@@ -14,13 +14,22 @@ function cannedStore(...answers: Array<Array<Record<string, unknown>>>): Analyti
 const select = { columns: 'id', from: 'FROM views WHERE 1', orderBy: 'id' };
 
 describe('pageWithTotal', () => {
-  it('reads a page and its total in one query, so a row landing meanwhile cannot make them disagree', async () => {
+  it('reads a page and its total in one statement, the count a scalar beside the page', async () => {
     const store = cannedStore([
       { id: 'a', total_rows: '3' },
       { id: 'b', total_rows: '3' },
     ]);
     expect(await pageWithTotal(store, select, {}, { limit: 2, offset: 0 })).toEqual({ rows: [{ id: 'a' }, { id: 'b' }], total: 3 });
-    expect(store.sent).toEqual(['SELECT id, count() OVER () AS total_rows FROM views WHERE 1 ORDER BY id LIMIT {limit:UInt32} OFFSET {offset:UInt64}']);
+    expect(store.sent).toEqual([
+      'SELECT id, (SELECT count() AS total FROM (SELECT id FROM views WHERE 1)) AS total_rows FROM views WHERE 1 ORDER BY id LIMIT {limit:UInt32} OFFSET {offset:UInt64}',
+    ]);
+  });
+
+  it('never answers a total below what the page shows: a row landing after the count is counted', async () => {
+    const store = cannedStore([{ id: 'late', total_rows: 0 }]);
+    expect(await pageWithTotal(store, select, {}, { limit: 2, offset: 0 })).toEqual({ rows: [{ id: 'late' }], total: 1 });
+    const later = cannedStore([{ id: 'c', total_rows: 4 }]);
+    expect(await pageWithTotal(later, select, {}, { limit: 2, offset: 4 })).toEqual({ rows: [{ id: 'c' }], total: 5 });
   });
 
   it('answers an empty first page with 0, without counting again', async () => {

@@ -8,10 +8,12 @@ export interface PagedSelect {
 }
 
 /**
- * One page of a list and the number of rows in all its pages, read in one query: `count() OVER ()` is taken
- * before LIMIT, so the two always agree. Counted in a query of its own, a row landing between the two reads
- * would be on the page but not in the count, or the other way round. A page past the end has no row to carry
- * the count, so only then is it counted apart.
+ * One page of a list and the number of rows in all its pages, in one statement: the count is a scalar subquery
+ * beside the page, so the page keeps ClickHouse's top-N sort (a window `count() OVER ()` would sort every
+ * matching row). ClickHouse evaluates the scalar before it reads the page, so a row can still land between
+ * the two: a total below what the page shows (its offset and rows) is raised to it, never answered as is (two
+ * statements once showed a view on the page with a total of 0). A page past the end has no row to carry the
+ * count, so only then is it counted apart.
  */
 export async function pageWithTotal<T extends Record<string, unknown>>(
   store: AnalyticsStore,
@@ -19,13 +21,14 @@ export async function pageWithTotal<T extends Record<string, unknown>>(
   params: StoreParams,
   page: { limit: number; offset: number },
 ): Promise<{ rows: T[]; total: number }> {
+  const counted = `SELECT count() AS total FROM (SELECT ${select.columns} ${select.from})`;
   const found = await store.query<T & { total_rows: number | string }>(
-    `SELECT ${select.columns}, count() OVER () AS total_rows ${select.from} ORDER BY ${select.orderBy} LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+    `SELECT ${select.columns}, (${counted}) AS total_rows ${select.from} ORDER BY ${select.orderBy} LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
     { ...params, limit: page.limit, offset: page.offset },
   );
   const rows = found.map(({ total_rows: _total, ...row }) => row as unknown as T);
-  if (found.length > 0) return { rows, total: Number(found[0].total_rows) };
+  if (found.length > 0) return { rows, total: Math.max(Number(found[0].total_rows), page.offset + rows.length) };
   if (page.offset === 0) return { rows, total: 0 };
-  const [count] = await store.query<{ total: number | string }>(`SELECT count() AS total FROM (SELECT ${select.columns} ${select.from})`, params);
+  const [count] = await store.query<{ total: number | string }>(counted, params);
   return { rows, total: Number(count?.total ?? 0) };
 }
