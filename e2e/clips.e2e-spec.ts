@@ -166,8 +166,12 @@ describe('clips of assets', () => {
         // every frame reached the decoder; of those shown (a busy machine skips some), none is out of order, repeated or foreign
         expect(state.decodedFrames).toBeGreaterThanOrEqual(200);
         expect(state.presented.length).toBeGreaterThan(60);
-        // each frame shown after one with a number as high or higher, with its neighbours (none, in order)
-        const outOfOrder = state.presented.flatMap((n, i) => (i > 0 && n <= state.presented[i - 1] ? [state.presented.slice(Math.max(0, i - 3), i + 3)] : []));
+        // the player presented each frame once, in order (the frames themselves, each once: the ffmpeg check above)
+        const times = state.presentedMediaTimes;
+        expect(times.filter((t, i) => i > 0 && t <= times[i - 1])).toEqual([]);
+        // and the number read off each is never below the one before, with its neighbours (a read can equal the one
+        // before: a busy machine's draw inside the frame callback can already catch the next frame)
+        const outOfOrder = state.presented.flatMap((n, i) => (i > 0 && n < state.presented[i - 1] ? [state.presented.slice(Math.max(0, i - 3), i + 3)] : []));
         expect(outOfOrder).toEqual([]);
         // the first and last frames shown are the clip's (within the half second a loaded machine may skip)
         expect(state.presented[0]).toBeGreaterThanOrEqual(75);

@@ -95,7 +95,7 @@ cluster_tests() {
   TEST_KUBECONFIG=$(bash scripts/infra/kube.sh kubeconfig) || return 1
   export TEST_KUBECONFIG
   echo "== the chart on a real Kubernetes API server (helm install/upgrade/uninstall, RBAC; kwok fakes the kubelet), beside the production-mode e2e"
-  jest cluster --selectProjects cluster --runInBand
+  TEST_PORT_RANGE=30000-31999 jest cluster --selectProjects cluster --runInBand # the integration tests' range, free by then
 }
 cluster_tests || cluster_status=$?
 
@@ -103,7 +103,9 @@ wait $production_pid || e2e_status=$?
 trap stop_infra EXIT
 echo "== e2e, production mode (output)"
 cat .cache/e2e-production.log
+# every failed level named before the exit
+if [ "$cluster_status" != 0 ]; then echo "cluster tests failed (status $cluster_status)" >&2; fi
 if [ "$e2e_status" != 0 ]; then echo "e2e failed (status $e2e_status)" >&2; exit "$e2e_status"; fi
-if [ "$cluster_status" != 0 ]; then echo "cluster tests failed (status $cluster_status)" >&2; exit "$cluster_status"; fi
+if [ "$cluster_status" != 0 ]; then exit "$cluster_status"; fi
 
 node scripts/test-summary.js "$results" "$(( $(date +%s) - started ))"

@@ -40,6 +40,8 @@ export interface PlayerState {
   presented: number[];
   /** When each of those frames was to be shown (ms since the epoch). */
   presentedAt: number[];
+  /** The media time of the frame each of those callbacks was for (seconds). */
+  presentedMediaTimes: number[];
   /** Frames the video element decoded so far (`getVideoPlaybackQuality().totalVideoFrames`), shown or dropped. */
   decodedFrames: number | null;
 }

@@ -68,8 +68,9 @@ b64() { base64 -w0 <"$1"; }
 # (it names the API server's port, which KUBE_TEST_PORT may change).
 make_pki() {
   local pki="$run/pki"
-  [ -f "$pki/sa.pub" ] && { write_kubeconfig; return 0; }
-  mkdir -p "$pki"
+  made() { local f; for f in ca.crt apiserver.crt apiserver.key admin.crt admin.key sa.key sa.pub; do [ -s "$pki/$f" ] || return 1; done; }
+  made && { write_kubeconfig; return 0; }
+  rm -rf "$pki" && mkdir -p "$pki"
   (
     cd "$pki"
     openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 3650 -subj "/CN=video-platform-test-ca"
@@ -81,6 +82,9 @@ make_pki() {
     openssl genrsa -out sa.key 2048
     openssl rsa -in sa.key -pubout -out sa.pub
   ) >"$run/pki.log" 2>&1 || { cat "$run/pki.log" >&2; exit 1; }
+  # and by its files: errexit does not reach into a subshell whose status is tested, so a step failing before
+  # the last one's success would go unnoticed
+  made || { cat "$run/pki.log" >&2; say "could not make the test PKI"; exit 1; }
   write_kubeconfig
 }
 
