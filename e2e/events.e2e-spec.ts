@@ -5,17 +5,7 @@ import { eventually } from './support/encoder';
 import { compareWithStates, WebhookEvent, webhookEvent } from './support/event-shapes';
 import { EventWalk } from './support/event-walk';
 import { ObjectStates } from './support/object-states';
-import {
-  jobCount,
-  jobsOf,
-  kafkaLag,
-  outboxEventIds,
-  unsentWebhooks,
-  processedCounts,
-  processedIds,
-  republishEverything,
-  unpublishedRows,
-} from './support/redelivery';
+import { jobsOf, kafkaLag, outboxEventIds, unsentWebhooks, processedCounts, processedIds, republishEverything, unpublishedRows } from './support/redelivery';
 import { receivedWebhooks } from './support/webhook-receiver';
 
 jest.setTimeout(300_000);
@@ -94,8 +84,7 @@ describe('events', () => {
     expect(kept.length).toBeGreaterThanOrEqual(6); // errored and ready assets, uploads in three end states
 
     // every consumer done with every event so far: in process they run in order; on Kafka, until no group
-    // lags behind its topics (a snapshot taken while uploads still had a walk's errored event to handle
-    // counted that event as the redelivery's)
+    // lags behind its topics
     const lag = () =>
       kafkaLag(process.env.TEST_KAFKA_BROKERS!.split(','), {
         webhooks: EVENT_TYPES.map(topicOf),
@@ -111,15 +100,16 @@ describe('events', () => {
     // what every consumer has done: webhooks sent (per event id), jobs, events recorded, objects' bodies
     await eventually(unpublishedRows, (n) => n === 0, 60_000);
     await caughtUp();
-    const snapshot = async () => ({
+    // the walk's objects only (and the sentinel's, once made): the run's other files share the platform,
+    // and their late events (an asset erroring after its drill) are handled whenever they come
+    const snapshot = async (sentinels: string[] = []) => ({
       webhooks: countBy(webhooksOf(states).map((e) => e.id)),
       jobs: await jobsOf(assets),
       outbox: await outboxEventIds(walked),
-      processed: await processedCounts(),
+      processed: await processedCounts(Object.values(await outboxEventIds([...walked, ...sentinels])).flat()),
       bodies: await Promise.all(kept.map(async (id) => (await api('GET', states.pathOf(id)!)).body as unknown)),
     });
     const before = await snapshot();
-    const jobsBefore = await jobCount();
     expect(Object.values(before.webhooks).every((n) => n === 1)).toBe(true);
 
     // every outbox row of every service published again, to every consumer group
@@ -162,7 +152,7 @@ describe('events', () => {
     await caughtUp();
 
     // nothing happened twice: no webhook again, no job, no state change, no event, no record of it
-    const after = await snapshot();
+    const after = await snapshot([sentinel.id, word.id]);
     const sentinelEvents = new Set(sentinelHooks.map((e) => e.id));
     expect(
       Object.fromEntries(
@@ -173,8 +163,7 @@ describe('events', () => {
     ).toEqual({});
     expect(Object.keys(after.webhooks).filter((id) => !(id in before.webhooks))).toEqual([]);
     expect(Object.entries(countBy(receivedWebhooks().map((w) => webhookEvent(w).id))).filter(([id, n]) => sentinelEvents.has(id) && n !== 1)).toEqual([]);
-    expect(after.jobs).toEqual(before.jobs);
-    expect(await jobCount()).toBe(jobsBefore + 1); // the sentinel's
+    expect(after.jobs).toEqual(before.jobs); // and the sentinel's one (above); a job is unique per asset
     expect(after.outbox).toEqual(before.outbox);
     expect(after.bodies).toEqual(before.bodies);
     // the transcoder recorded the sentinel's created event, uploads its errored one, live the vocabulary's deletion

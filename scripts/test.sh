@@ -18,16 +18,30 @@ stop_infra() {
   bash scripts/infra/clickhouse.sh stop >/dev/null 2>&1 || true
   bash scripts/infra/kube.sh stop >/dev/null 2>&1 || true
 }
-trap stop_infra EXIT
+# Background jobs still running: an early exit kills each one's whole tree (npx, jest, the platforms, their
+# browsers and encoders, the Go build), collected first and killed at once so no supervisor restarts a child.
+# A job leaves the list once waited for (its pid may then be reused).
+running=()
+process_tree() { local child; for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do process_tree "$child"; done; echo "$1"; }
+finished() { local pid kept=(); for pid in "${running[@]}"; do [ "$pid" = "$1" ] || kept+=("$pid"); done; running=("${kept[@]}"); }
+on_exit() {
+  local pid trees=()
+  for pid in "${running[@]}"; do trees+=($(process_tree "$pid")); done
+  if [ ${#trees[@]} -gt 0 ]; then kill -KILL "${trees[@]}" 2>/dev/null || true; fi
+  stop_infra
+}
+trap on_exit EXIT
 
 echo "== starting Postgres, Kafka, S3 (S3Proxy) and ClickHouse (chDB over HTTP), fetching helm, ffmpeg, Chromium, the speech recognizer and Schemathesis (background) while building"
 (bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/clickhouse.sh start && bash scripts/infra/helm.sh && bash scripts/infra/kubeconform.sh && bash scripts/infra/k8s-schemas.sh && bash scripts/infra/k8s-crds.sh && bash scripts/infra/hadolint.sh && bash scripts/infra/skaffold-schema.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/capture.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice && bash scripts/infra/schemathesis.sh) > .cache/infra-start.log 2>&1 &
 infra_pid=$!
+running+=($infra_pid)
 # The cluster's first build takes ~6 min of both cores: at nice 19 it only uses what the other steps leave
 # idle (the e2e runs wait on media and timers most of the time), and is needed only at the end.
 echo "== building the Kubernetes test cluster (background, low priority; log .cache/kube-build.log)"
 (nice -n 19 bash scripts/infra/kube.sh build) > .cache/kube-build.log 2>&1 &
 kube_pid=$!
+running+=($kube_pid)
 
 echo "== build"
 npm run build --silent
@@ -44,7 +58,8 @@ jest() { local name=$1; shift; npx jest "$@" --json --outputFile="$results/$name
 echo "== unit tests"
 jest unit --selectProjects unit
 
-if ! wait $infra_pid; then cat .cache/infra-start.log; exit 1; fi
+if ! wait $infra_pid; then finished $infra_pid; cat .cache/infra-start.log; exit 1; fi
+finished $infra_pid
 TEST_DATABASE_URL=$(bash scripts/infra/postgres.sh url)
 TEST_KAFKA_BROKERS=$(bash scripts/infra/kafka.sh brokers)
 TEST_S3_ENDPOINT=$(bash scripts/infra/s3.sh endpoint)
@@ -65,10 +80,7 @@ export TEST_DATABASE_URL TEST_KAFKA_BROKERS TEST_S3_ENDPOINT TEST_S3_ACCESS_KEY 
 echo "== e2e, embedded mode (background, log .cache/e2e-embedded.log), beside the integration tests"
 E2E_MODE=embedded TEST_PORT_RANGE=20000-25999 jest e2e-embedded --selectProjects e2e --runInBand > .cache/e2e-embedded.log 2>&1 &
 embedded_pid=$!
-# `jest` is a function, so $! is a subshell: on an early exit its whole tree goes (npx, jest, the platforms,
-# their browsers and encoders), collected first and killed at once so no supervisor restarts a child.
-process_tree() { local child; for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do process_tree "$child"; done; echo "$1"; }
-trap 'kill -KILL $(process_tree $embedded_pid) 2>/dev/null || true; stop_infra' EXIT
+running+=($embedded_pid) # `jest` is a function, so $! is a subshell: its tree holds npx, jest and the platforms
 
 echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS, S3 $TEST_S3_ENDPOINT, ClickHouse $TEST_CLICKHOUSE_URL)"
 TEST_PORT_RANGE=30000-31999 jest integration --selectProjects integration --runInBand
@@ -77,9 +89,9 @@ echo "== e2e, production mode (one process per service), beside the embedded run
 e2e_status=0
 E2E_MODE=production TEST_PORT_RANGE=26000-29999 jest e2e-production --selectProjects e2e --runInBand > .cache/e2e-production.log 2>&1 &
 production_pid=$!
-trap 'kill -KILL $(process_tree $embedded_pid) $(process_tree $production_pid) 2>/dev/null || true; stop_infra' EXIT
+running+=($production_pid)
 wait $embedded_pid || e2e_status=$?
-trap 'kill -KILL $(process_tree $production_pid) 2>/dev/null || true; stop_infra' EXIT
+finished $embedded_pid
 echo "== e2e, embedded mode (output)"
 cat .cache/e2e-embedded.log
 
@@ -90,7 +102,10 @@ cat .cache/e2e-embedded.log
 cluster_status=0
 cluster_tests() {
   echo "== starting the Kubernetes test cluster"
-  wait $kube_pid || { cat .cache/kube-build.log; return 1; }
+  local built=0
+  wait $kube_pid || built=$?
+  finished $kube_pid
+  if [ "$built" != 0 ]; then cat .cache/kube-build.log; return 1; fi
   bash scripts/infra/kube.sh start || return 1
   TEST_KUBECONFIG=$(bash scripts/infra/kube.sh kubeconfig) || return 1
   export TEST_KUBECONFIG
@@ -100,7 +115,7 @@ cluster_tests() {
 cluster_tests || cluster_status=$?
 
 wait $production_pid || e2e_status=$?
-trap stop_infra EXIT
+finished $production_pid
 echo "== e2e, production mode (output)"
 cat .cache/e2e-production.log
 # every failed level named before the exit
