@@ -14,11 +14,11 @@
 // CPU is user + system time over the wall time (1.0 = one core busy); memory is resident memory summed over the
 // processes, sampled each second (Chromium's shared pages count once per process: an upper bound).
 'use strict';
-const { execFileSync, spawn } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ROOT, tool, ffmpegPath, sleep, waitFor, freePort, groupPids, treePids, childrenOf, cpuSeconds, rssSumMiB } = require('./bench-support');
+const { ROOT, tool, ffmpegPath, sleep, waitFor, freePort, groupPids, treePids, childrenOf, sampleLoad, launchToReceiver } = require('./bench-support');
 
 const COUNTS = (process.env.BENCH_SPACES_PARTICIPANTS ?? process.argv.find((a) => /^\d+(,\d+)*$/.test(a)) ?? '2,4,6,8').split(',').map(Number);
 const RATE_SECONDS = Number(process.env.BENCH_SPACES_SECONDS ?? 10);
@@ -63,20 +63,8 @@ async function openParticipants(browser, base, space, n) {
 
 /** CPU (cores) and peak memory (MiB) over `seconds`: of this process (the SFU), and of each set of processes. */
 async function sample(seconds, sets) {
-  const startCpu = Object.fromEntries(Object.entries(sets).map(([name, pids]) => [name, cpuSeconds(pids())]));
-  const startUsage = process.cpuUsage();
-  const startedAt = performance.now();
-  const peak = { sfu: 0 };
-  while (performance.now() - startedAt < seconds * 1000) {
-    await sleep(1000);
-    peak.sfu = Math.max(peak.sfu, process.memoryUsage().rss / 2 ** 20);
-    for (const [name, pids] of Object.entries(sets)) peak[name] = Math.max(peak[name] ?? 0, rssSumMiB(pids()));
-  }
-  const wall = (performance.now() - startedAt) / 1000;
-  const usage = process.cpuUsage(startUsage);
-  const figures = { sfu: { cpu: (usage.user + usage.system) / 1e6 / wall, peak: peak.sfu } };
-  for (const [name, pids] of Object.entries(sets)) figures[name] = { cpu: (cpuSeconds(pids()) - startCpu[name]) / wall, peak: peak[name] };
-  return figures;
+  const { self: sfu, ...figures } = await sampleLoad(seconds, sets);
+  return { sfu, ...figures };
 }
 
 /** The RGB colours of a PNG at the given points (ffmpeg decodes it). */
@@ -107,42 +95,26 @@ async function measureBroadcast(context) {
   const { LocalProcessLauncher } = require(path.join(ROOT, 'libs/capture/dist'));
   const space = 'space-broadcast';
   const { pages } = await openParticipants(browser, base, space, 4);
-  const port = await freePort();
   const frameFile = path.join(tmp, 'frame.png');
-  const rtmpUrl = `rtmp://127.0.0.1:${port}/app/key`;
-  const receiverArgs = ['-hide_banner', '-loglevel', 'error', '-y', '-listen', '1', '-i', rtmpUrl, '-progress', 'pipe:1', '-f', 'null', '-'];
-  const receiver = spawn(ffmpeg, [...receiverArgs, '-an', '-vf', 'fps=1', '-update', '1', frameFile], { stdio: ['ignore', 'pipe', 'ignore'] });
   const launcher = new LocalProcessLauncher();
   const jobId = 'bench-broadcast';
+  let receiver;
   try {
-    await sleep(500);
-    let firstFrameAt;
-    receiver.stdout.on('data', (c) => {
-      if (firstFrameAt === undefined && /frame=[1-9]/.test(c.toString())) firstFrameAt = Date.now();
-    });
     const url = `${base}/spaces/compositor?token=${encodeURIComponent(`${space}:compositor:hidden`)}&layout=gallery&width=${WIDTH}&height=${HEIGHT}`;
-    let ended;
-    const launchedAt = Date.now();
-    await launcher.launch(
-      {
-        jobId,
-        url,
-        width: WIDTH,
-        height: HEIGHT,
-        fps: FPS,
-        rtmpUrl,
-        timeoutSeconds: BROADCAST_SECONDS + 180,
-        ffmpegPath: ffmpeg,
-        chromiumPath,
-        outboundAllow: 'loopback',
-        trustedOrigins: [new URL(base).origin],
-      },
-      (report) => {
-        if (report.type === 'ended') ended = report;
-      },
-    );
-    await waitFor('the first frame at the RTMP receiver', () => (firstFrameAt !== undefined || ended ? true : undefined), 90_000);
-    if (firstFrameAt === undefined) throw new Error(`the compositor ended: ${JSON.stringify(ended)}`);
+    const job = {
+      jobId,
+      url,
+      width: WIDTH,
+      height: HEIGHT,
+      fps: FPS,
+      timeoutSeconds: BROADCAST_SECONDS + 180,
+      ffmpegPath: ffmpeg,
+      chromiumPath,
+      outboundAllow: 'loopback',
+      trustedOrigins: [new URL(base).origin],
+    };
+    const started = await launchToReceiver(launcher, job, { ffmpeg, outputs: ['-an', '-vf', 'fps=1', '-update', '1', frameFile] });
+    receiver = started.receiver;
     await sleep(3000); // past the page's start
     const figures = await sample(BROADCAST_SECONDS, { job: () => launcher.processGroups(jobId).flatMap(groupPids), chromium: browserPids });
     // gallery of 4 at 1280x720: a 2x2 grid of 640x360 tiles in join order
@@ -158,10 +130,10 @@ async function measureBroadcast(context) {
     ];
     const colours = pngColours(ffmpeg, frameFile, centres);
     const tiles = colours.filter((colour, i) => near(colour, colourOf(order[i]))).length;
-    return { firstFrameSeconds: (firstFrameAt - launchedAt) / 1000, tiles, colours, ...figures };
+    return { firstFrameSeconds: started.firstFrameSeconds, tiles, colours, ...figures };
   } finally {
     await launcher.close();
-    receiver.kill('SIGKILL');
+    receiver?.kill('SIGKILL');
     await Promise.all(pages.map((page) => page.close()));
   }
 }

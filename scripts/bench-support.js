@@ -1,7 +1,8 @@
-// Helpers the browser benches share (bench-web-inputs, bench-spaces): tools from scripts/infra, a free port, and
-// CPU ticks and resident memory of processes from /proc (of a process group, or of a process tree).
+// Helpers the benches share: tools from scripts/infra, a free port, waits, CPU ticks and resident memory of processes
+// from /proc (of a process group, or of a process tree), sampled over a while, and a capture job launched at an RTMP
+// listener (bench-web-inputs, bench-spaces).
 'use strict';
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -87,6 +88,56 @@ const cpuSecondsWithChildren = (pid) => (statOf(pid)?.slice(11, 15) ?? []).reduc
 /** Resident memory summed over some processes (shared pages count once per process: an upper bound). */
 const rssSumMiB = (pids) => pids.reduce((sum, pid) => sum + rssMiB(pid), 0);
 
+/**
+ * CPU (cores: user + system time over the wall time) and peak resident memory (MiB, sampled each second) of named
+ * sets of processes over `seconds` (each set a function giving its pids now), and of this process as `self`.
+ */
+async function sampleLoad(seconds, sets) {
+  const startCpu = Object.fromEntries(Object.entries(sets).map(([name, pids]) => [name, cpuSeconds(pids())]));
+  const startUsage = process.cpuUsage();
+  const startedAt = performance.now();
+  const peak = { self: 0 };
+  while (performance.now() - startedAt < seconds * 1000) {
+    await sleep(1000);
+    peak.self = Math.max(peak.self, process.memoryUsage().rss / 2 ** 20);
+    for (const [name, pids] of Object.entries(sets)) peak[name] = Math.max(peak[name] ?? 0, rssSumMiB(pids()));
+  }
+  const wall = (performance.now() - startedAt) / 1000;
+  const usage = process.cpuUsage(startUsage);
+  const figures = { self: { cpu: (usage.user + usage.system) / 1e6 / wall, peak: peak.self } };
+  for (const [name, pids] of Object.entries(sets)) figures[name] = { cpu: (cpuSeconds(pids()) - startCpu[name]) / wall, peak: peak[name] };
+  return figures;
+}
+
+/**
+ * A capture job (libs/capture's launcher) launched at an ffmpeg RTMP listener standing in for the ingest; `outputs`
+ * are more outputs for the listener (a frame file). Resolves once the first frame arrives, with the listener (the
+ * caller kills it) and the seconds from launch to that frame; rejects if the job ends first or no frame comes in time.
+ */
+async function launchToReceiver(launcher, job, { ffmpeg, outputs = [], timeoutMs = 90_000 }) {
+  const rtmpUrl = `rtmp://127.0.0.1:${await freePort()}/app/key`;
+  const args = ['-hide_banner', '-loglevel', 'error', '-y', '-listen', '1', '-i', rtmpUrl, '-progress', 'pipe:1', '-f', 'null', '-', ...outputs];
+  const receiver = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  let firstFrameAt;
+  let ended;
+  receiver.stdout.on('data', (chunk) => {
+    if (firstFrameAt === undefined && /frame=[1-9]/.test(chunk.toString())) firstFrameAt = Date.now();
+  });
+  try {
+    await sleep(500); // the listener bound
+    const launchedAt = Date.now();
+    await launcher.launch({ ...job, rtmpUrl }, (report) => {
+      if (report.type === 'ended') ended = report;
+    });
+    await waitFor('the first frame at the RTMP receiver', () => (firstFrameAt !== undefined || ended ? true : undefined), timeoutMs);
+    if (firstFrameAt === undefined) throw new Error(`the capture job ended before a frame arrived: ${JSON.stringify(ended)}`);
+    return { receiver, firstFrameSeconds: (firstFrameAt - launchedAt) / 1000 };
+  } catch (err) {
+    receiver.kill('SIGKILL');
+    throw err;
+  }
+}
+
 module.exports = {
   ROOT,
   TICKS,
@@ -104,4 +155,6 @@ module.exports = {
   cpuSeconds,
   cpuSecondsWithChildren,
   rssSumMiB,
+  sampleLoad,
+  launchToReceiver,
 };

@@ -6,10 +6,9 @@
 // an ffmpeg RTMP listener standing in for the ingest. CPU is the group's user + system time over the wall time
 // (1.0 = one core busy); memory is the group's summed resident memory, sampled each second (the peak is shown).
 'use strict';
-const { spawn } = require('node:child_process');
 const http = require('node:http');
 const path = require('node:path');
-const { ROOT, tool, ffmpegPath, sleep, freePort, groupPids, cpuSeconds, rssSumMiB } = require('./bench-support');
+const { ROOT, tool, ffmpegPath, sleep, groupPids, sampleLoad, launchToReceiver } = require('./bench-support');
 
 const SECONDS = Number(process.env.BENCH_WEB_INPUT_SECONDS ?? 20);
 const FPS = Number(process.env.CAPTURE_FPS ?? 30);
@@ -30,55 +29,18 @@ const PAGE = `<!doctype html><html><body style="margin:0;overflow:hidden;backgro
 </script></body></html>`;
 
 async function measure(launcher, ffmpeg, chromiumPath, pageUrl, width, height) {
-  const port = await freePort();
-  const receiver = spawn(
-    ffmpeg,
-    ['-hide_banner', '-loglevel', 'error', '-listen', '1', '-i', `rtmp://127.0.0.1:${port}/app/key`, '-progress', 'pipe:1', '-f', 'null', '-'],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  await sleep(500);
-  let firstFrameAt;
-  receiver.stdout.on('data', (c) => {
-    if (firstFrameAt === undefined && /frame=[1-9]/.test(c.toString())) firstFrameAt = Date.now();
-  });
   const jobId = `bench-${height}p`;
-  const launchedAt = Date.now();
-  let ended;
-  await launcher.launch(
-    {
-      jobId,
-      url: pageUrl,
-      width,
-      height,
-      fps: FPS,
-      rtmpUrl: `rtmp://127.0.0.1:${port}/app/key`,
-      timeoutSeconds: SECONDS + 120,
-      ffmpegPath: ffmpeg,
-      chromiumPath,
-      outboundAllow: 'loopback',
-    },
-    (report) => {
-      if (report.type === 'ended') ended = report;
-    },
-  );
-  while (firstFrameAt === undefined && !ended && Date.now() - launchedAt < 60_000) await sleep(20);
-  if (firstFrameAt === undefined) throw new Error(`no frame arrived: ${JSON.stringify(ended)}`);
-  await sleep(3000); // past the page's start
-  const groups = launcher.processGroups(jobId); // the worker's, and Chromium's (playwright starts it detached)
-  const pids = () => groups.flatMap(groupPids);
-  const startCpu = cpuSeconds(pids());
-  const startWall = Date.now();
-  let peakRss = 0;
-  while (Date.now() - startWall < SECONDS * 1000) {
-    await sleep(1000);
-    peakRss = Math.max(peakRss, rssSumMiB(pids()));
+  const job = { jobId, url: pageUrl, width, height, fps: FPS, timeoutSeconds: SECONDS + 120, ffmpegPath: ffmpeg, chromiumPath, outboundAllow: 'loopback' };
+  const { receiver, firstFrameSeconds } = await launchToReceiver(launcher, job, { ffmpeg, timeoutMs: 60_000 });
+  try {
+    await sleep(3000); // past the page's start
+    const groups = launcher.processGroups(jobId); // the worker's, and Chromium's (playwright starts it detached)
+    const { job: load } = await sampleLoad(SECONDS, { job: () => groups.flatMap(groupPids) });
+    return { firstFrameSeconds, cpu: load.cpu, peakRss: load.peak };
+  } finally {
+    await launcher.stop(jobId);
+    receiver.kill('SIGKILL');
   }
-  const cpu = (cpuSeconds(pids()) - startCpu) / ((Date.now() - startWall) / 1000);
-  await launcher.stop(jobId);
-  receiver.kill('SIGKILL');
-  return { firstFrameSeconds: (firstFrameAt - launchedAt) / 1000, cpu, peakRss };
 }
 
 async function benchWebInputs() {
