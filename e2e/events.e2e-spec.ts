@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { EVENT_TYPES, topicOf } from '@platform/events';
+import { EVENT_TYPES, EventType, topicOf } from '@platform/events';
 import { api, platform, sdk } from './support/context';
 import { eventually } from './support/encoder';
 import { compareWithStates, WebhookEvent, webhookEvent } from './support/event-shapes';
@@ -15,6 +15,17 @@ jest.setTimeout(300_000);
  * ladder to die three times (e2e/worker-crash.e2e-spec.ts).
  */
 const MADE_ELSEWHERE: readonly string[] = ['video.asset.warning'];
+
+/** What consumer group `transcoder-tasks` reads: its task handlers' triggers (tracks, static renditions, the master) and deletion. */
+const TASK_TRIGGERS: readonly EventType[] = [
+  'video.asset.deleted',
+  'video.asset.track.created',
+  'video.asset.track.deleted',
+  'video.asset.master.preparing',
+  'video.asset.static_renditions.preparing',
+  'video.asset.static_rendition.created',
+  'video.asset.static_rendition.deleted',
+];
 
 const countBy = (ids: string[]): Record<string, number> => ids.reduce<Record<string, number>>((n, id) => ((n[id] = (n[id] ?? 0) + 1), n), {});
 
@@ -89,6 +100,7 @@ describe('events', () => {
       kafkaLag(process.env.TEST_KAFKA_BROKERS!.split(','), {
         webhooks: EVENT_TYPES.map(topicOf),
         transcoder: [topicOf('video.asset.created'), topicOf('video.asset.deleted')],
+        'transcoder-tasks': TASK_TRIGGERS.map(topicOf),
         uploads: [topicOf('video.asset.errored')],
         'live-vocabularies': [topicOf('video.transcription_vocabulary.deleted')],
       });

@@ -112,7 +112,8 @@ async function sampleLoad(seconds, sets) {
 /**
  * A capture job (libs/capture's launcher) launched at an ffmpeg RTMP listener standing in for the ingest; `outputs`
  * are more outputs for the listener (a frame file). Resolves once the first frame arrives, with the listener (the
- * caller kills it) and the seconds from launch to that frame; rejects if the job ends first or no frame comes in time.
+ * caller kills it) and the seconds from launch to that frame; rejects, both stopped, if the job ends first or no frame
+ * comes in time.
  */
 async function launchToReceiver(launcher, job, { ffmpeg, outputs = [], timeoutMs = 90_000 }) {
   const rtmpUrl = `rtmp://127.0.0.1:${await freePort()}/app/key`;
@@ -133,6 +134,7 @@ async function launchToReceiver(launcher, job, { ffmpeg, outputs = [], timeoutMs
     if (firstFrameAt === undefined) throw new Error(`the capture job ended before a frame arrived: ${JSON.stringify(ended)}`);
     return { receiver, firstFrameSeconds: (firstFrameAt - launchedAt) / 1000 };
   } catch (err) {
+    await launcher.stop(job.jobId).catch(() => {});
     receiver.kill('SIGKILL');
     throw err;
   }

@@ -20,22 +20,45 @@ stop_infra() {
 }
 # Background jobs still running: an early exit kills each one's whole tree (npx, jest, the platforms, their
 # browsers and encoders, the Go build), collected first and killed at once so no supervisor restarts a child.
-# A job leaves the list once waited for (its pid may then be reused).
+# Bash reaps a job as soon as it ends, and its pid may then be reused: only a pid that is still a child of this
+# shell is killed. The infra start is not killed (it may be inside apt-get or dpkg, which a kill leaves broken
+# until `dpkg --configure -a`): it is told to stop after its current step, waited for, then the servers stop.
 running=()
+infra_stop=.cache/infra-start.stop
+rm -f "$infra_stop"
 process_tree() { local child; for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do process_tree "$child"; done; echo "$1"; }
+our_child() { [ "$(ps -o ppid= -p "$1" 2>/dev/null | tr -d ' ')" = "$$" ]; }
 finished() { local pid kept=(); for pid in "${running[@]}"; do [ "$pid" = "$1" ] || kept+=("$pid"); done; running=("${kept[@]}"); }
 on_exit() {
   local pid trees=()
-  for pid in "${running[@]}"; do trees+=($(process_tree "$pid")); done
+  for pid in "${running[@]}"; do if our_child "$pid"; then trees+=($(process_tree "$pid")); fi; done
   if [ ${#trees[@]} -gt 0 ]; then kill -KILL "${trees[@]}" 2>/dev/null || true; fi
+  if our_child "$infra_pid"; then
+    echo "== waiting for the infra start to finish its current step" >&2
+    touch "$infra_stop"
+    wait "$infra_pid" 2>/dev/null || true
+  fi
+  rm -f "$infra_stop"
   stop_infra
 }
+infra_pid=
 trap on_exit EXIT
 
+# Each step a script of scripts/infra and its arguments; the chain stops at the first failure, or before the next
+# step once an early exit asks it to.
+infra_steps=('postgres.sh start' 'kafka.sh start' 's3.sh start' 'clickhouse.sh start' helm.sh kubeconform.sh k8s-schemas.sh
+  k8s-crds.sh hadolint.sh skaffold-schema.sh ffmpeg.sh chromium.sh capture.sh speech.sh 'speech.sh voice' schemathesis.sh)
+start_infra() {
+  local step script args
+  for step in "${infra_steps[@]}"; do
+    if [ -e "$infra_stop" ]; then echo "infra start stopped before $step"; return 1; fi
+    read -r script args <<< "$step"
+    bash "scripts/infra/$script" $args || return 1
+  done
+}
 echo "== starting Postgres, Kafka, S3 (S3Proxy) and ClickHouse (chDB over HTTP), fetching helm, ffmpeg, Chromium, the speech recognizer and Schemathesis (background) while building"
-(bash scripts/infra/postgres.sh start && bash scripts/infra/kafka.sh start && bash scripts/infra/s3.sh start && bash scripts/infra/clickhouse.sh start && bash scripts/infra/helm.sh && bash scripts/infra/kubeconform.sh && bash scripts/infra/k8s-schemas.sh && bash scripts/infra/k8s-crds.sh && bash scripts/infra/hadolint.sh && bash scripts/infra/skaffold-schema.sh && bash scripts/infra/ffmpeg.sh && bash scripts/infra/chromium.sh && bash scripts/infra/capture.sh && bash scripts/infra/speech.sh && bash scripts/infra/speech.sh voice && bash scripts/infra/schemathesis.sh) > .cache/infra-start.log 2>&1 &
+start_infra > .cache/infra-start.log 2>&1 &
 infra_pid=$!
-running+=($infra_pid)
 # The cluster's first build takes ~6 min of both cores: at nice 19 it only uses what the other steps leave
 # idle (the e2e runs wait on media and timers most of the time), and is needed only at the end.
 echo "== building the Kubernetes test cluster (background, low priority; log .cache/kube-build.log)"
@@ -58,8 +81,7 @@ jest() { local name=$1; shift; npx jest "$@" --json --outputFile="$results/$name
 echo "== unit tests"
 jest unit --selectProjects unit
 
-if ! wait $infra_pid; then finished $infra_pid; cat .cache/infra-start.log; exit 1; fi
-finished $infra_pid
+if ! wait $infra_pid; then cat .cache/infra-start.log; exit 1; fi
 TEST_DATABASE_URL=$(bash scripts/infra/postgres.sh url)
 TEST_KAFKA_BROKERS=$(bash scripts/infra/kafka.sh brokers)
 TEST_S3_ENDPOINT=$(bash scripts/infra/s3.sh endpoint)

@@ -25,12 +25,15 @@ export async function unpublishedRows(): Promise<number> {
   });
 }
 
-/** Event ids of the outbox rows keyed by these objects, per schema. */
-export async function outboxEventIds(keys: string[]): Promise<Record<string, string[]>> {
+/** Event ids of the outbox rows of these objects, per schema: keyed by them, or of their assets (tracks, static renditions). */
+export async function outboxEventIds(ids: string[]): Promise<Record<string, string[]>> {
   return withPlatformDatabase(async (db) => {
     const out: Record<string, string[]> = {};
     for (const schema of OUTBOX_SCHEMAS) {
-      const { rows } = await db.query(`SELECT "event_id" FROM "${schema}"."outbox" WHERE "key" = ANY($1::text[]) ORDER BY "id"`, [keys]);
+      const { rows } = await db.query(
+        `SELECT "event_id" FROM "${schema}"."outbox" WHERE "key" = ANY($1::text[]) OR "payload" -> 'data' ->> 'asset_id' = ANY($1::text[]) ORDER BY "id"`,
+        [ids],
+      );
       out[schema] = (rows as Array<{ event_id: string }>).map((r) => r.event_id);
     }
     return out;
