@@ -18,22 +18,21 @@ stop_infra() {
   bash scripts/infra/clickhouse.sh stop >/dev/null 2>&1 || true
   bash scripts/infra/kube.sh stop >/dev/null 2>&1 || true
 }
-# Background jobs still running: an early exit kills each one's whole tree (npx, jest, the platforms, their
-# browsers and encoders, the Go build), collected first and killed at once so no supervisor restarts a child.
-# Bash reaps a job as soon as it ends, and its pid may then be reused: only a pid that is still a child of this
-# shell is killed. The infra start is not killed (it may be inside apt-get or dpkg, which a kill leaves broken
-# until `dpkg --configure -a`): it is told to stop after its current step, waited for, then the servers stop.
-running=()
+# On an early exit, every background job still running (`jobs -pr`: bash's own, so never a reused pid) is
+# killed with its whole tree (npx, jest, the platforms, their browsers and encoders, the Go build), collected
+# first and killed at once so no supervisor restarts a child. The infra start is not killed (it may be inside
+# apt-get or dpkg, which a kill leaves broken until `dpkg --configure -a`): it is told to stop after its current
+# step and waited for; then the servers stop.
 infra_stop=.cache/infra-start.stop
 rm -f "$infra_stop"
 process_tree() { local child; for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do process_tree "$child"; done; echo "$1"; }
-our_child() { [ "$(ps -o ppid= -p "$1" 2>/dev/null | tr -d ' ')" = "$$" ]; }
-finished() { local pid kept=(); for pid in "${running[@]}"; do [ "$pid" = "$1" ] || kept+=("$pid"); done; running=("${kept[@]}"); }
 on_exit() {
-  local pid trees=()
-  for pid in "${running[@]}"; do if our_child "$pid"; then trees+=($(process_tree "$pid")); fi; done
+  local pid trees=() infra_running=false
+  for pid in $(jobs -pr); do
+    if [ "$pid" = "$infra_pid" ]; then infra_running=true; else trees+=($(process_tree "$pid")); fi
+  done
   if [ ${#trees[@]} -gt 0 ]; then kill -KILL "${trees[@]}" 2>/dev/null || true; fi
-  if our_child "$infra_pid"; then
+  if $infra_running; then
     echo "== waiting for the infra start to finish its current step" >&2
     touch "$infra_stop"
     wait "$infra_pid" 2>/dev/null || true
@@ -64,7 +63,6 @@ infra_pid=$!
 echo "== building the Kubernetes test cluster (background, low priority; log .cache/kube-build.log)"
 (nice -n 19 bash scripts/infra/kube.sh build) > .cache/kube-build.log 2>&1 &
 kube_pid=$!
-running+=($kube_pid)
 
 echo "== build"
 npm run build --silent
@@ -102,7 +100,6 @@ export TEST_DATABASE_URL TEST_KAFKA_BROKERS TEST_S3_ENDPOINT TEST_S3_ACCESS_KEY 
 echo "== e2e, embedded mode (background, log .cache/e2e-embedded.log), beside the integration tests"
 E2E_MODE=embedded TEST_PORT_RANGE=20000-25999 jest e2e-embedded --selectProjects e2e --runInBand > .cache/e2e-embedded.log 2>&1 &
 embedded_pid=$!
-running+=($embedded_pid) # `jest` is a function, so $! is a subshell: its tree holds npx, jest and the platforms
 
 echo "== integration tests (Postgres $TEST_DATABASE_URL, Kafka $TEST_KAFKA_BROKERS, S3 $TEST_S3_ENDPOINT, ClickHouse $TEST_CLICKHOUSE_URL)"
 TEST_PORT_RANGE=30000-31999 jest integration --selectProjects integration --runInBand
@@ -111,9 +108,7 @@ echo "== e2e, production mode (one process per service), beside the embedded run
 e2e_status=0
 E2E_MODE=production TEST_PORT_RANGE=26000-29999 jest e2e-production --selectProjects e2e --runInBand > .cache/e2e-production.log 2>&1 &
 production_pid=$!
-running+=($production_pid)
 wait $embedded_pid || e2e_status=$?
-finished $embedded_pid
 echo "== e2e, embedded mode (output)"
 cat .cache/e2e-embedded.log
 
@@ -124,10 +119,7 @@ cat .cache/e2e-embedded.log
 cluster_status=0
 cluster_tests() {
   echo "== starting the Kubernetes test cluster"
-  local built=0
-  wait $kube_pid || built=$?
-  finished $kube_pid
-  if [ "$built" != 0 ]; then cat .cache/kube-build.log; return 1; fi
+  wait $kube_pid || { cat .cache/kube-build.log; return 1; }
   bash scripts/infra/kube.sh start || return 1
   TEST_KUBECONFIG=$(bash scripts/infra/kube.sh kubeconfig) || return 1
   export TEST_KUBECONFIG
@@ -137,7 +129,6 @@ cluster_tests() {
 cluster_tests || cluster_status=$?
 
 wait $production_pid || e2e_status=$?
-finished $production_pid
 echo "== e2e, production mode (output)"
 cat .cache/e2e-production.log
 # every failed level named before the exit

@@ -63,13 +63,15 @@ build() {
 
 b64() { base64 -w0 <"$1"; }
 
+# Whether the test PKI's files are all there.
+pki_made() { local f; for f in ca.crt apiserver.crt apiserver.key admin.crt admin.key sa.key sa.pub; do [ -s "$run/pki/$f" ] || return 1; done; }
+
 # A CA, the API server's serving certificate, an admin client certificate (group system:masters) and
 # the service-account signing key pair, made once; an admin kubeconfig embedding them, written at each start
 # (it names the API server's port, which KUBE_TEST_PORT may change).
 make_pki() {
   local pki="$run/pki"
-  made() { local f; for f in ca.crt apiserver.crt apiserver.key admin.crt admin.key sa.key sa.pub; do [ -s "$pki/$f" ] || return 1; done; }
-  made && { write_kubeconfig; return 0; }
+  pki_made && { write_kubeconfig; return 0; }
   rm -rf "$pki" && mkdir -p "$pki"
   (
     cd "$pki"
@@ -84,7 +86,7 @@ make_pki() {
   ) >"$run/pki.log" 2>&1 || { cat "$run/pki.log" >&2; exit 1; }
   # and by its files: errexit does not reach into a subshell whose status is tested, so a step failing before
   # the last one's success would go unnoticed
-  made || { cat "$run/pki.log" >&2; say "could not make the test PKI"; exit 1; }
+  pki_made || { cat "$run/pki.log" >&2; say "could not make the test PKI"; exit 1; }
   write_kubeconfig
 }
 
