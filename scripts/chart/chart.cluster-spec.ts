@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { until } from '@platform/testing';
+import { readUntil, until } from '@platform/testing';
 import { parseAllDocuments } from 'yaml';
 import { KubeApi, KubeObject } from './kube-api';
 
@@ -105,6 +105,13 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
     expect({ status: r.status, message: r.body.message }).toEqual({ status: 400, message: expect.stringContaining('unknown field "spec.replicaz"') });
   });
 
+  /**
+   * Deployments once their own status says what helm's --wait saw: helm reads each one's new ReplicaSet, and the
+   * Deployment's status is the deployment controller's to update, a moment later on a loaded machine.
+   */
+  const statusReported = (read: () => Promise<KubeObject[]>) =>
+    readUntil(read, (all) => all.every((d) => d.status?.readyReplicas === d.spec?.replicas), { timeoutMs: 60_000, intervalMs: 500 });
+
   describe('helm install, upgrade and uninstall (everything-values.yaml)', () => {
     let grantSecret: string;
     const values = ['-f', path.join(CHART, 'ci/everything-values.yaml')];
@@ -114,7 +121,7 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
       expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
       expect(r.stdout).toContain('STATUS: deployed');
 
-      const deployments = await items(COLLECTIONS.Deployment);
+      const deployments = await statusReported(() => items(COLLECTIONS.Deployment));
       expect(names(deployments)).toEqual(SERVICES.map((s) => `${RELEASE}-${s}`).sort());
       for (const d of deployments) {
         expect({ name: d.metadata?.name, ready: d.status?.readyReplicas }).toEqual({ name: d.metadata?.name, ready: d.spec?.replicas });
@@ -209,8 +216,8 @@ describe('the chart on a real API server (kube-apiserver + kwok)', () => {
       const r = helm('upgrade', RELEASE, CHART, ...values, '--set', 'services.gateway.replicas=3', '--wait', '--timeout', '5m');
       expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
       expect(r.stdout).toMatch(/REVISION: 2/);
-      const gateway = await admin.get(`${ns(COLLECTIONS.Deployment)}/${RELEASE}-gateway`);
-      expect({ replicas: gateway.body.spec?.replicas, ready: gateway.body.status?.readyReplicas }).toEqual({ replicas: 3, ready: 3 });
+      const [gateway] = await statusReported(async () => [(await admin.get(`${ns(COLLECTIONS.Deployment)}/${RELEASE}-gateway`)).body]);
+      expect({ replicas: gateway.spec?.replicas, ready: gateway.status?.readyReplicas }).toEqual({ replicas: 3, ready: 3 });
       const transcoder = await admin.get(`${ns(COLLECTIONS.Deployment)}/${RELEASE}-transcoder`);
       expect(transcoder.body.spec?.replicas).toBe(1);
       const secret = await admin.get(`${ns(COLLECTIONS.Secret)}/${RELEASE}-secrets`);
