@@ -142,8 +142,11 @@ describe('Low-latency live (LL-HLS)', () => {
     expect(playing.lowLatency).toMatchObject({ canBlockReload: true, partTarget: 0.25 });
     expect(playing.parts).toBeGreaterThanOrEqual(6);
     expect(playing.blockingReloads).toBeGreaterThanOrEqual(3);
-    // it aims at PART-HOLD-BACK behind the edge, not three segments (how close it gets is the glass bench's figure)
-    expect(playing.targetLatency).toBe(0.75);
+    // it aims at PART-HOLD-BACK behind the edge, not three segments (how close it gets is the glass bench's figure),
+    // plus the second hls.js adds for each stall it met, up to a target duration (its liveSyncOnStallIncrease: a
+    // loaded machine stalls it now and then)
+    const targetDuration = Number(/#EXT-X-TARGETDURATION:(\d+)/.exec(playlist)![1]);
+    expect(playing.targetLatency).toBe(0.75 + Math.min(playing.stallsAtTargetLatency, targetDuration));
     await tab.close();
 
     // the recording: plain segments, parts neither listed nor needed

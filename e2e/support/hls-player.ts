@@ -28,8 +28,12 @@ export interface PlayerState {
   lowLatency: { canBlockReload: boolean; partTarget: number; parts: number } | null;
   /** hls.js's estimate of how far behind the live edge it plays (seconds), at the last playlist load. */
   latency: number | null;
-  /** The distance behind the live edge hls.js aims at (PART-HOLD-BACK for LL-HLS). */
+  /** The distance behind the live edge hls.js aims at (PART-HOLD-BACK for LL-HLS), at the last playlist load. */
   targetLatency: number | null;
+  /** Playback stalls hls.js reported (BUFFER_STALLED_ERROR); each raises its target latency by a second. */
+  stalls: number;
+  /** Those reported before `targetLatency` was read. */
+  stallsAtTargetLatency: number;
   errors: string[];
   fatal: string | null;
   currentTime: number;
